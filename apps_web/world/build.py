@@ -1,0 +1,82 @@
+"""Builds a world template: schema of every app, identity, each app's generated data, change log."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+from sqlmodel import Session, SQLModel
+
+from . import changelog
+from .clock import DEFAULT_CLOCK, WorldClock
+from .db import engine_for
+from .meta import WorldMeta, write_meta
+from .seeding import SeedContext, derive_seed
+
+SCHEMA_VERSION = "1"
+_WORLD_DIR = Path(__file__).parent
+_IDENTITY_DIR = _WORLD_DIR.parent / "identity"
+
+
+def _data_sources() -> list[Path]:
+    """Source files that define a world's data; any change to them invalidates cached templates."""
+    from .. import registry
+
+    files = sorted(_WORLD_DIR.glob("*.py")) + sorted(_IDENTITY_DIR.glob("*.py"))
+    for spec in registry.discover():
+        for name in spec.data_files:
+            p = spec.package_dir / name
+            if p.is_dir():
+                files += sorted(p.rglob("*.py"))
+            elif p.exists():
+                files.append(p)
+    return files
+
+
+def generator_version() -> str:
+    h = hashlib.sha256(SCHEMA_VERSION.encode())
+    for path in _data_sources():
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def company_for(seed: int) -> tuple[str, str]:
+    from faker import Faker
+
+    fake = Faker("en_US")
+    fake.seed_instance(derive_seed(seed, "company"))
+    name = fake.company().replace(",", "")
+    slug = "".join(ch for ch in name.lower().split(" ")[0] if ch.isalnum()) or "company"
+    return name, f"{slug}.example.com"
+
+
+def build_template(path: Path, *, seed: int, scale: int, version: str) -> None:
+    """Write a complete world database at ``path`` (which must not exist yet)."""
+    from .. import registry
+    from ..identity.seed import seed_users
+
+    specs = registry.discover()
+    engine = engine_for(path)
+    SQLModel.metadata.create_all(engine)
+    clock = WorldClock(DEFAULT_CLOCK)
+    company, domain = company_for(seed)
+    with Session(engine) as session:
+        ctx = SeedContext(session=session, seed=seed, scale=scale, clock=clock, company=company, domain=domain)
+        seed_users(ctx)
+        session.flush()
+        for spec in registry.seed_order(specs):
+            if spec.seed is not None:
+                spec.seed(ctx)
+                session.flush()
+        session.commit()
+    engine.dispose()
+    conn = sqlite3.connect(path)
+    try:
+        write_meta(conn, WorldMeta(seed=seed, scale=scale, clock=clock.now, version=version, company=company, domain=domain))
+        changelog.install(conn)
+        conn.commit()
+        conn.execute("VACUUM")
+    finally:
+        conn.close()

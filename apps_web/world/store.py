@@ -1,0 +1,206 @@
+"""The world store: cached templates keyed by (generator version, seed, scale), forked per episode."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import secrets
+import shutil
+import sqlite3
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from sqlmodel import Session
+
+from . import changelog
+from .build import build_template, generator_version
+from .clock import WorldClock
+from .db import connect, engine_for
+from .diff import WorldDiff, diff_databases
+from .meta import WorldMeta, read_meta
+
+WORLD_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+SUFFIX = ".sqlite"
+
+
+class InvalidWorldId(ValueError):
+    """A world id that can never exist (malformed)."""
+
+
+class UnknownWorld(LookupError):
+    """A well-formed world id with no live world behind it (never created, or dropped)."""
+
+
+def validate_world_id(world_id: str) -> str:
+    if not isinstance(world_id, str) or not WORLD_ID.match(world_id):
+        raise InvalidWorldId(
+            f"malformed world id {world_id!r}: use 1-64 letters, digits, '-' or '_', starting with a letter or digit"
+        )
+    return world_id
+
+
+def default_home() -> Path:
+    """Where templates and worlds live: $SANDBOX_HOME, else ~/.cache/cua-sandbox."""
+    env = os.environ.get("SANDBOX_HOME")
+    return Path(env) if env else Path.home() / ".cache" / "cua-sandbox"
+
+
+@dataclass(frozen=True)
+class World:
+    """A live world: one SQLite file holding every app's tables, with its frozen clock."""
+
+    id: str
+    path: Path
+    meta: WorldMeta
+
+    @property
+    def clock(self) -> WorldClock:
+        return WorldClock(self.meta.clock)
+
+    @property
+    def seed(self) -> int:
+        return self.meta.seed
+
+    def connect(self, *, readonly: bool = True) -> sqlite3.Connection:
+        return connect(self.path, readonly=readonly)
+
+    def session(self) -> Session:
+        """A SQLModel session for writing to the world (task set-up, tests)."""
+        return Session(engine_for(self.path))
+
+    def changelog_seq(self) -> int:
+        with self.connect() as conn:
+            return changelog.last_seq(conn)
+
+    def changes_since(self, seq: int = 0) -> tuple[WorldDiff, int]:
+        """Changes folded from the change log after ``seq``, and the newest sequence number."""
+        conn = self.connect()
+        try:
+            return changelog.changes_since(conn, seq)
+        finally:
+            conn.close()
+
+
+class WorldStore:
+    def __init__(self, root: Path | str | None = None) -> None:
+        self.root = Path(root) if root is not None else default_home()
+        self.templates_dir = self.root / "templates"
+        self.worlds_dir = self.root / "worlds"
+        self.templates_dir.mkdir(parents=True, exist_ok=True)
+        self.worlds_dir.mkdir(parents=True, exist_ok=True)
+        self._version: str | None = None
+
+    # -- templates ---------------------------------------------------------------------------------
+    @property
+    def version(self) -> str:
+        if self._version is None:
+            self._version = generator_version()
+        return self._version
+
+    def template_path(self, seed: int = 0, scale: int = 1) -> Path:
+        return self.templates_dir / f"{self.version}-s{seed}-x{scale}{SUFFIX}"
+
+    def template(self, seed: int = 0, scale: int = 1) -> Path:
+        """The cached template for (version, seed, scale), built once under a file lock."""
+        if not isinstance(seed, int) or seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        if not isinstance(scale, int) or not 1 <= scale <= 100:
+            raise ValueError(f"scale must be an integer from 1 to 100, got {scale!r}")
+        path = self.template_path(seed, scale)
+        if path.exists():
+            return path
+        with self._lock(path.with_suffix(".lock")):
+            if path.exists():  # another process built it while we waited
+                return path
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+            tmp.unlink(missing_ok=True)
+            try:
+                build_template(tmp, seed=seed, scale=scale, version=self.version)
+                os.replace(tmp, path)
+            finally:
+                tmp.unlink(missing_ok=True)
+        return path
+
+    @contextmanager
+    def _lock(self, path: Path) -> Iterator[None]:
+        with open(path, "w") as fh:
+            fcntl.flock(fh, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
+
+    # -- worlds ------------------------------------------------------------------------------------
+    def path(self, world_id: str) -> Path:
+        return self.worlds_dir / f"{validate_world_id(world_id)}{SUFFIX}"
+
+    def exists(self, world_id: str) -> bool:
+        return self.path(world_id).exists()
+
+    def create(self, seed: int = 0, scale: int = 1, *, world_id: str | None = None) -> World:
+        """Fork a new world from the template (a file copy: milliseconds)."""
+        template = self.template(seed, scale)
+        world_id = validate_world_id(world_id) if world_id else f"w{seed}-{secrets.token_hex(6)}"
+        dest = self.path(world_id)
+        tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+        shutil.copyfile(template, tmp)
+        os.replace(tmp, dest)  # atomic: a reader sees the old world or the whole new one
+        return World(id=world_id, path=dest, meta=read_meta(dest))
+
+    def get(self, world_id: str) -> World:
+        path = self.path(world_id)
+        if not path.exists():
+            raise UnknownWorld(f"no world {world_id!r}: it was never created or has been dropped")
+        return World(id=world_id, path=path, meta=read_meta(path))
+
+    def list(self) -> list[str]:
+        return sorted(p.name[: -len(SUFFIX)] for p in self.worlds_dir.glob(f"*{SUFFIX}") if not p.name.startswith("."))
+
+    def snapshot(self, world: World | str, dest: Path | None = None) -> Path:
+        """A consistent copy of a live world (SQLite backup API, safe while the app host writes)."""
+        world = self.get(world) if isinstance(world, str) else world
+        dest = dest or self.root / "snapshots" / f"{world.id}-{time.time_ns()}{SUFFIX}"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        src = connect(world.path, readonly=True)
+        dst = sqlite3.connect(dest)
+        try:
+            src.backup(dst)
+        finally:
+            src.close()
+            dst.close()
+        return dest
+
+    @staticmethod
+    def diff(before: World | Path, after: World | Path) -> WorldDiff:
+        b = before.path if isinstance(before, World) else before
+        a = after.path if isinstance(after, World) else after
+        return diff_databases(b, a)
+
+    def drop(self, world: World | str) -> None:
+        world_id = world.id if isinstance(world, World) else world
+        path = self.path(world_id)
+        for p in (path, path.with_name(path.name + "-journal"), path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            p.unlink(missing_ok=True)
+
+    def cleanup(self, max_age_s: float = 24 * 3600) -> int:
+        """Drop worlds untouched for ``max_age_s`` seconds and stale templates of old versions."""
+        now, removed = time.time(), 0
+        for p in list(self.worlds_dir.glob(f"*{SUFFIX}")) + list(self.worlds_dir.glob(".*.tmp")):
+            if now - p.stat().st_mtime > max_age_s:
+                p.unlink(missing_ok=True)
+                removed += 1
+        for p in self.templates_dir.glob(f"*{SUFFIX}"):
+            if not p.name.startswith(self.version):
+                p.unlink(missing_ok=True)
+                removed += 1
+        snaps = self.root / "snapshots"
+        if snaps.exists():
+            for p in snaps.glob(f"*{SUFFIX}"):
+                if now - p.stat().st_mtime > max_age_s:
+                    p.unlink(missing_ok=True)
+                    removed += 1
+        return removed
