@@ -1,0 +1,537 @@
+"""The canonical action model: one pydantic class per action, a union discriminated on ``action``.
+
+Names follow Anthropic's computer-use vocabulary; browser, element-level and episode-control actions
+are additions. Coordinates are integer pixels of the screenshot the agent saw (see :func:`scale_action`
+to map them to the viewport). Every model is frozen and forbids unknown fields, so a typo in an
+argument is an error, never a silently ignored value.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Annotated, Any, ClassVar, Literal, Union
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from . import keys as _keys
+from .errors import ActionError
+
+SCROLL_PIXELS_PER_CLICK = 100  # one wheel click, as xdotool and Anthropic's scroll_amount count it
+MAX_WAIT_SECONDS = 60.0  # wait and hold_key: long enough for any page, short enough not to stall an episode
+MAX_KEY_REPEAT = 100
+DEFAULT_WAIT_SECONDS = 1.0
+MODIFIER_NAMES = tuple(_keys.MODIFIERS)
+
+Coord = Annotated[int, Field(strict=True, ge=0)]
+Seconds = Annotated[float, Field(strict=True, ge=0, le=MAX_WAIT_SECONDS, allow_inf_nan=False)]
+Text = Annotated[str, StringConstraints(strict=True, min_length=1)]
+ElementId = Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=1)]
+Button = Literal["left", "right", "middle"]
+
+
+
+def _modifiers(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, (list, tuple)):
+        raise ActionError(f"must be a list of key names such as ['shift'], got {value!r}")
+    return _keys.normalize_modifiers(value)
+
+
+# Keys held down during a click, scroll, move or drag, e.g. ["shift"] or ["ctrl", "alt"].
+Modifiers = Annotated[
+    tuple[str, ...],
+    BeforeValidator(_modifiers),
+    Field(description=f"keys held during the action, among {', '.join(MODIFIER_NAMES)}"),
+]
+
+
+class Point(BaseModel):
+    """A screenshot pixel."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    x: Coord
+    y: Coord
+
+
+class BaseAction(BaseModel):
+    """Common base of every action class; ``examples`` feed the docs, the prompts and the tests."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    action: str
+    examples: ClassVar[tuple[dict[str, Any], ...]] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Compact JSON-ready form: ``action`` plus the arguments that differ from their defaults."""
+        return {"action": self.action, **self.model_dump(mode="json", exclude_defaults=True)}
+
+
+class _OptionalPoint(BaseAction):
+    x: Coord | None = Field(default=None, description="screenshot pixel column; omit with y for the mouse position")
+    y: Coord | None = Field(default=None, description="screenshot pixel row; omit with x for the mouse position")
+
+    @model_validator(mode="after")
+    def _both_or_neither(self) -> _OptionalPoint:
+        if (self.x is None) != (self.y is None):
+            raise ActionError("give both x and y, or neither to act at the current mouse position")
+        return self
+
+
+class _Click(_OptionalPoint):
+    modifiers: Modifiers = ()
+
+
+class LeftClick(_Click):
+    """Click the left mouse button at (x, y), or where the mouse is."""
+
+    action: Literal["left_click"] = "left_click"
+    examples = ({"action": "left_click", "x": 640, "y": 360}, {"action": "left_click", "x": 96, "y": 410, "modifiers": ["ctrl"]})
+
+
+class RightClick(_Click):
+    """Click the right mouse button (opens context menus)."""
+
+    action: Literal["right_click"] = "right_click"
+    examples = ({"action": "right_click", "x": 640, "y": 360},)
+
+
+class MiddleClick(_Click):
+    """Click the middle mouse button (opens links in a new tab)."""
+
+    action: Literal["middle_click"] = "middle_click"
+    examples = ({"action": "middle_click", "x": 640, "y": 360},)
+
+
+class DoubleClick(_Click):
+    """Double-click the left mouse button (selects a word)."""
+
+    action: Literal["double_click"] = "double_click"
+    examples = ({"action": "double_click", "x": 640, "y": 360},)
+
+
+class TripleClick(_Click):
+    """Triple-click the left mouse button (selects a line or a field's whole text)."""
+
+    action: Literal["triple_click"] = "triple_click"
+    examples = ({"action": "triple_click", "x": 640, "y": 360},)
+
+
+class MouseMove(BaseAction):
+    """Move the mouse to (x, y) without clicking (reveals hover menus and tooltips)."""
+
+    action: Literal["mouse_move"] = "mouse_move"
+    x: Coord
+    y: Coord
+    modifiers: Modifiers = ()
+    examples = ({"action": "mouse_move", "x": 500, "y": 120},)
+
+
+class LeftClickDrag(BaseAction):
+    """Press the left button at (start_x, start_y), move through the path waypoints if any, release at (end_x, end_y)."""
+
+    action: Literal["left_click_drag"] = "left_click_drag"
+    start_x: Coord
+    start_y: Coord
+    end_x: Coord
+    end_y: Coord
+    path: tuple[Point, ...] = Field(default=(), description="waypoints between start and end, in order")
+    modifiers: Modifiers = ()
+    examples = (
+        {"action": "left_click_drag", "start_x": 100, "start_y": 200, "end_x": 400, "end_y": 200},
+        {"action": "left_click_drag", "start_x": 10, "start_y": 10, "end_x": 90, "end_y": 90, "path": [{"x": 50, "y": 20}]},
+    )
+
+
+class LeftMouseDown(_OptionalPoint):
+    """Press and hold the left mouse button (at (x, y) if given); pair with left_mouse_up."""
+
+    action: Literal["left_mouse_down"] = "left_mouse_down"
+    examples = ({"action": "left_mouse_down", "x": 100, "y": 200},)
+
+
+class LeftMouseUp(_OptionalPoint):
+    """Release the left mouse button (after moving to (x, y) if given)."""
+
+    action: Literal["left_mouse_up"] = "left_mouse_up"
+    examples = ({"action": "left_mouse_up", "x": 400, "y": 200},)
+
+
+class Scroll(_OptionalPoint):
+    action: Literal["scroll"] = "scroll"
+    direction: Literal["up", "down", "left", "right"]
+    amount: int = Field(strict=True, ge=1, description=f"wheel clicks of {SCROLL_PIXELS_PER_CLICK} px")
+    modifiers: Modifiers = ()
+    examples = ({"action": "scroll", "x": 640, "y": 400, "direction": "down", "amount": 5},)
+
+
+Scroll.__doc__ = (  # built from the constant so the prompt text cannot drift from it
+    f"Turn the mouse wheel amount clicks ({SCROLL_PIXELS_PER_CLICK} px each) at (x, y), or where the mouse is."
+)
+
+
+class Type(BaseAction):
+    """Type text with the keyboard into the focused element."""
+
+    action: Literal["type"] = "type"
+    text: Text
+    examples = ({"action": "type", "text": "Acme Corp"},)
+
+
+class Key(BaseAction):
+    """Press a key or combo (xdotool names, '+' joins keys held together, spaces separate steps)."""
+
+    action: Literal["key"] = "key"
+    key: str = Field(description="e.g. 'Return', 'ctrl+a', 'shift+Tab', 'ctrl+a BackSpace'")
+    repeat: int = Field(default=1, strict=True, ge=1, le=MAX_KEY_REPEAT, description="times to press it")
+    examples = ({"action": "key", "key": "ctrl+a"}, {"action": "key", "key": "Tab", "repeat": 3})
+
+    @field_validator("key", mode="before")
+    @classmethod
+    def _key(cls, value: Any) -> str:
+        return _keys.normalize_keys(value)
+
+
+class HoldKey(BaseAction):
+    """Hold a key or combo down for duration seconds, then release it."""
+
+    action: Literal["hold_key"] = "hold_key"
+    key: str = Field(description="one key or combo, e.g. 'shift'")
+    duration: Seconds = Field(description=f"seconds, at most {MAX_WAIT_SECONDS:g}")
+    examples = ({"action": "hold_key", "key": "shift", "duration": 1.0},)
+
+    @field_validator("key", mode="before")
+    @classmethod
+    def _key(cls, value: Any) -> str:
+        combos = _keys.parse_keys(value)
+        if len(combos) != 1:
+            raise ActionError(f"hold_key holds one key or combo, not a sequence: {value!r}")
+        return "+".join(combos[0])
+
+
+class Wait(BaseAction):
+    """Do nothing for duration seconds, then observe (for pages still loading)."""
+
+    action: Literal["wait"] = "wait"
+    duration: Seconds = Field(default=DEFAULT_WAIT_SECONDS, description=f"seconds, at most {MAX_WAIT_SECONDS:g}")
+    examples = ({"action": "wait", "duration": 2},)
+
+
+class Screenshot(BaseAction):
+    """Take a fresh screenshot without acting."""
+
+    action: Literal["screenshot"] = "screenshot"
+    examples = ({"action": "screenshot"},)
+
+
+class CursorPosition(BaseAction):
+    """Report the mouse position in screenshot pixels."""
+
+    action: Literal["cursor_position"] = "cursor_position"
+    examples = ({"action": "cursor_position"},)
+
+
+class Zoom(BaseAction):
+    """Look at the region (x0, y0)-(x1, y1) of the screen at full resolution."""
+
+    action: Literal["zoom"] = "zoom"
+    x0: Coord
+    y0: Coord
+    x1: Coord
+    y1: Coord
+    examples = ({"action": "zoom", "x0": 0, "y0": 0, "x1": 640, "y1": 360},)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Zoom:
+        if self.x1 <= self.x0 or self.y1 <= self.y0:
+            raise ActionError(
+                f"zoom region ({self.x0}, {self.y0})-({self.x1}, {self.y1}) is empty; "
+                "x1 must be greater than x0 and y1 greater than y0 (top-left, then bottom-right)"
+            )
+        return self
+
+
+_ABSOLUTE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+_FORBIDDEN_SCHEMES = ("javascript:", "data:", "file:", "blob:", "vbscript:", "chrome:", "view-source:", "chrome-extension:")
+
+
+class Goto(BaseAction):
+    """Open a URL in the current tab (http(s), or a path relative to the current page)."""
+
+    action: Literal["goto"] = "goto"
+    url: Text
+    examples = ({"action": "goto", "url": "http://crm.localhost:8765/accounts"},)
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, url: str) -> str:
+        url = url.strip()
+        if not url or any(ch.isspace() for ch in url):
+            raise ActionError(f"url must be one URL without spaces, got {url!r}")
+        lowered = url.lower()
+        if lowered.startswith(_FORBIDDEN_SCHEMES) or (
+            _ABSOLUTE.match(url) and not lowered.startswith(("http://", "https://"))
+        ):
+            raise ActionError(f"url {url!r} is not allowed; use an http:// or https:// address")
+        return url
+
+
+class Back(BaseAction):
+    """Go back one page in the tab's history."""
+
+    action: Literal["back"] = "back"
+    examples = ({"action": "back"},)
+
+
+class Forward(BaseAction):
+    """Go forward one page in the tab's history."""
+
+    action: Literal["forward"] = "forward"
+    examples = ({"action": "forward"},)
+
+
+class _Element(BaseAction):
+    element_id: ElementId = Field(description="id of the element in the accessibility tree / set-of-marks list")
+
+
+class ClickElement(_Element):
+    """Click an element by its id."""
+
+    action: Literal["click_element"] = "click_element"
+    button: Button = "left"
+    count: int = Field(default=1, strict=True, ge=1, le=3, description="1 click, 2 double, 3 triple")
+    modifiers: Modifiers = ()
+    examples = ({"action": "click_element", "element_id": "a42"}, {"action": "click_element", "element_id": "17", "button": "right"})
+
+
+class FillElement(_Element):
+    """Replace the text of an input, textarea or editable element (empty text clears it)."""
+
+    action: Literal["fill_element"] = "fill_element"
+    text: str = Field(strict=True)
+    examples = ({"action": "fill_element", "element_id": "a42", "text": "Jane Doe"},)
+
+
+OptionChoice = Union[Text, tuple[Text, ...]]
+
+
+class SelectOption(_Element):
+    """Choose option(s) of a <select> element by value or by visible label (exactly one of the two)."""
+
+    action: Literal["select_option"] = "select_option"
+    value: OptionChoice | None = None
+    label: OptionChoice | None = None
+    examples = ({"action": "select_option", "element_id": "s7", "label": "Closed Won"},)
+
+    @model_validator(mode="after")
+    def _one_choice(self) -> SelectOption:
+        if (self.value is None) == (self.label is None):
+            raise ActionError("give exactly one of value (the option's value attribute) or label (its visible text)")
+        for choice in (self.value, self.label):
+            if isinstance(choice, tuple) and not choice:
+                raise ActionError("the list of options is empty; give at least one option")
+        return self
+
+
+class HoverElement(_Element):
+    """Move the mouse over an element (reveals hover menus and tooltips)."""
+
+    action: Literal["hover_element"] = "hover_element"
+    examples = ({"action": "hover_element", "element_id": "m3"},)
+
+
+class FocusElement(_Element):
+    """Give an element keyboard focus without clicking it."""
+
+    action: Literal["focus_element"] = "focus_element"
+    examples = ({"action": "focus_element", "element_id": "a42"},)
+
+
+class Answer(BaseAction):
+    """Finish the episode with a final answer for the user."""
+
+    action: Literal["answer"] = "answer"
+    text: Text
+    examples = ({"action": "answer", "text": "The opportunity is now Closed Won."},)
+
+
+class ReportInfeasible(BaseAction):
+    """Finish the episode saying the task cannot be done, and why."""
+
+    action: Literal["report_infeasible"] = "report_infeasible"
+    reason: Text
+    examples = ({"action": "report_infeasible", "reason": "There is no account named Initech."},)
+
+
+_CLASSES: tuple[type[BaseAction], ...] = (
+    LeftClick, RightClick, MiddleClick, DoubleClick, TripleClick, MouseMove, LeftClickDrag,
+    LeftMouseDown, LeftMouseUp, Scroll, Type, Key, HoldKey, Wait, Screenshot, CursorPosition, Zoom,
+    Goto, Back, Forward, ClickElement, FillElement, SelectOption, HoverElement, FocusElement,
+    Answer, ReportInfeasible,
+)  # fmt: skip
+
+Action = Annotated[Union[_CLASSES], Field(discriminator="action")]  # type: ignore[valid-type]
+ACTION_TYPES: dict[str, type[BaseAction]] = {cls.model_fields["action"].default: cls for cls in _CLASSES}
+ELEMENT_ACTIONS = frozenset({"click_element", "fill_element", "select_option", "hover_element", "focus_element"})
+_ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
+
+
+def action_json_schema() -> dict[str, Any]:
+    """JSON Schema of the whole union (for tool definitions, OpenEnv ``/schema``, MCP)."""
+    return _ADAPTER.json_schema()
+
+
+# ---- signatures and error messages (shared with describe.py) ----
+
+
+def _schema_type(prop: dict[str, Any], defs: dict[str, Any]) -> str:
+    if "$ref" in prop:
+        target = defs[prop["$ref"].rsplit("/", 1)[-1]]
+        return "{" + ", ".join(target.get("properties", {})) + "}"
+    if "anyOf" in prop:
+        kinds = [_schema_type(p, defs) for p in prop["anyOf"] if p.get("type") != "null"]
+        return " or ".join(kinds)
+    if "enum" in prop:
+        return "|".join(str(v) for v in prop["enum"])
+    if "const" in prop:
+        return json.dumps(prop["const"])
+    kind = prop.get("type")
+    if kind == "array":
+        return f"list[{_schema_type(prop.get('items', {}), defs)}]"
+    text = {"integer": "int", "number": "number", "string": "str", "boolean": "bool"}.get(kind, kind or "any")
+    bounds = []
+    if "minimum" in prop:
+        bounds.append(f">={prop['minimum']:g}")
+    if "maximum" in prop:
+        bounds.append(f"<={prop['maximum']:g}")
+    return text + (" " + " ".join(bounds) if bounds else "")
+
+
+def arguments(name: str) -> list[tuple[str, str, bool, str]]:
+    """(argument, type text, required, description) for each argument of an action."""
+    schema = ACTION_TYPES[name].model_json_schema()
+    defs = schema.get("$defs", {})
+    required = set(schema.get("required", []))
+    out = []
+    for arg, prop in schema.get("properties", {}).items():
+        if arg == "action":
+            continue
+        out.append((arg, _schema_type(prop, defs), arg in required, prop.get("description", "")))
+    return out
+
+
+def signature(name: str) -> str:
+    """``left_click(x?: int >=0, y?: int >=0, modifiers?: list[str])``; ``?`` marks optional arguments."""
+    args = ", ".join(f"{arg}{'' if req else '?'}: {kind}" for arg, kind, req, _ in arguments(name))
+    return f"{name}({args})"
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _explain(name: str, error: ValidationError) -> str:
+    problems = []
+    for err in error.errors(include_url=False):
+        loc = ".".join(str(p) for p in err["loc"])
+        kind = err["type"]
+        if kind == "missing":
+            problems.append(f"missing required argument '{loc}'")
+        elif kind == "extra_forbidden":
+            problems.append(f"unexpected argument '{loc}'")
+        elif kind in ("value_error", "assertion_error"):
+            text = str(err.get("ctx", {}).get("error", err["msg"]))
+            text = text.rstrip(".")
+            problems.append(f"{loc}: {text}" if loc else text)
+        else:
+            msg = err["msg"][0].lower() + err["msg"][1:]
+            problems.append(f"{loc}: {msg} (got {_short(err['input'])})")
+    example = json.dumps(ACTION_TYPES[name].examples[0])
+    return f"invalid {name} action: {'; '.join(problems)}. Expected {signature(name)}, e.g. {example}"
+
+
+def _unknown_action(name: Any) -> ActionError:
+    import difflib
+
+    close = difflib.get_close_matches(str(name), list(ACTION_TYPES), n=3, cutoff=0.5)
+    hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return ActionError(f"unknown action {name!r}.{hint} Supported actions: {', '.join(ACTION_TYPES)}.")
+
+
+def parse_action(obj: Any) -> BaseAction:
+    """An Action, a dict or a JSON string -> a validated Action; raises ActionError saying what to fix."""
+    if isinstance(obj, BaseAction):
+        return obj
+    if isinstance(obj, (str, bytes, bytearray)):
+        try:
+            obj = json.loads(obj)
+        except json.JSONDecodeError as exc:
+            raise ActionError(
+                f"the action is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); "
+                'send one object such as {"action": "left_click", "x": 640, "y": 360}'
+            ) from None
+    if not isinstance(obj, dict):
+        raise ActionError(
+            f"an action must be an object with an 'action' field, got {type(obj).__name__} {_short(obj)}"
+        )
+    if "action" not in obj:
+        raise ActionError(f"missing field 'action'; it names what to do, one of: {', '.join(ACTION_TYPES)}")
+    name = obj["action"]
+    if not isinstance(name, str) or name not in ACTION_TYPES:
+        raise _unknown_action(name)
+    try:
+        return ACTION_TYPES[name].model_validate(obj)
+    except ValidationError as exc:
+        raise ActionError(_explain(name, exc)) from None
+
+
+def build(name: str, **arguments: Any) -> BaseAction:
+    """Construct an action by name, with the same checks and messages as :func:`parse_action`."""
+    return parse_action({"action": name, **arguments})
+
+
+# ---- coordinate scaling ----
+
+_X_FIELDS = ("x", "start_x", "end_x", "x0", "x1")
+_Y_FIELDS = ("y", "start_y", "end_y", "y0", "y1")
+
+
+def _round(value: float) -> int:
+    return int(math.floor(value + 0.5))  # half up, unlike round()'s half-to-even, so 0.5 -> 1 everywhere
+
+
+def scale_action(action: BaseAction, fx: float, fy: float | None = None) -> BaseAction:
+    """Map coordinates between two pixel spaces: each x times ``fx``, each y times ``fy``, rounded to ints.
+
+    For an agent that sees a screenshot resized to W' x H' of a W x H viewport, use
+    ``scale_action(a, W / W', H / H')`` before executing. Actions without coordinates come back unchanged.
+    """
+    fy = fx if fy is None else fy
+    for factor in (fx, fy):
+        if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not math.isfinite(factor) or factor <= 0:
+            raise ActionError(f"scale factors must be positive numbers, got {factor!r}")
+    data = action.model_dump()
+    changed = False
+    for fields, factor in ((_X_FIELDS, fx), (_Y_FIELDS, fy)):
+        for field in fields:
+            if data.get(field) is not None:
+                data[field] = _round(data[field] * factor)
+                changed = True
+    if data.get("path"):
+        data["path"] = [{"x": _round(p["x"] * fx), "y": _round(p["y"] * fy)} for p in data["path"]]
+    if not changed:
+        return action
+    if isinstance(action, Zoom):  # keep a region that rounding squeezed to nothing at least 1 px wide
+        data["x1"] = max(data["x1"], data["x0"] + 1)
+        data["y1"] = max(data["y1"], data["y0"] + 1)
+    return parse_action(data)
