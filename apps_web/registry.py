@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:  # pragma: no cover
     from fastapi import APIRouter
@@ -38,7 +38,9 @@ class AppSpec:
     color: str = "#0176d3"  # accent colour of the app's header
     order: int = 100  # position in the launcher
     home_path: str = "/"
-    data_files: tuple[str, ...] = ("models.py", "models", "seed.py", "seed")  # define the world's data
+    data_files: tuple[str, ...] = ("models.py", "models", "seed.py", "seed", "picklists.py")  # define the world's data
+    templates_setup: Callable[[Any], None] | None = None  # adds the app's globals/filters to its Jinja env
+    volatile: tuple[str, ...] = ()  # "table" or "table.field" ("*.field" for all tables) verifiers ignore
     extra: dict = field(default_factory=dict)
 
     @property

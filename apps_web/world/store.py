@@ -86,9 +86,10 @@ class World:
 
 
 class WorldStore:
-    def __init__(self, root: Path | str | None = None) -> None:
+    def __init__(self, root: Path | str | None = None, *, templates_dir: Path | str | None = None) -> None:
         self.root = Path(root) if root is not None else default_home()
-        self.templates_dir = self.root / "templates"
+        # Templates may be shared by many stores (test workers, hosts): they are immutable once built.
+        self.templates_dir = Path(templates_dir) if templates_dir is not None else self.root / "templates"
         self.worlds_dir = self.root / "worlds"
         self.templates_dir.mkdir(parents=True, exist_ok=True)
         self.worlds_dir.mkdir(parents=True, exist_ok=True)

@@ -96,13 +96,15 @@ def _modifiers(args: dict[str, Any]) -> list[str]:
 
 
 def from_anthropic(input: dict[str, Any]) -> BaseAction | list[BaseAction]:
-    """One ``computer`` tool input -> a canonical action.
+    """One ``computer`` tool input (or a whole ``tool_use`` block) -> a canonical action.
 
     Returns a list only for a ``left_click_drag`` without ``start_coordinate`` (the 2024 form, which
     drags from the mouse position): ``[left_mouse_down, left_mouse_up at coordinate]``.
     """
     if not isinstance(input, dict):
         raise ActionError(f"the computer tool input must be an object, got {type(input).__name__}")
+    if input.get("type") == "tool_use":
+        return from_anthropic_tool(input.get("name", ""), input.get("input"))
     args = {k: v for k, v in input.items() if v is not None}  # some clients send unused arguments as null
     name = args.pop("action", None)
     if name not in ANTHROPIC_ARGUMENTS:

@@ -1,0 +1,218 @@
+"""CRM objects. Tables are prefixed ``crm_``; owners are users of the shared identity.
+
+Picklist fields are plain strings (validated against ``picklists``) so that the database and the
+verifiers see the same human values the UI shows ("Closed Won", not an enum name).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlmodel import Field, SQLModel
+
+USER_FK = "identity_user.id"
+
+
+class Timestamps(SQLModel):
+    created_at: datetime | None = None
+    updated_at: datetime | None = None  # bookkeeping: verifiers ignore it
+    created_by_id: int | None = Field(default=None, foreign_key=USER_FK)
+
+
+# -- Account ---------------------------------------------------------------------------------------
+class AccountBase(SQLModel):
+    name: str = Field(index=True, max_length=255)
+    type: str | None = Field(default=None, max_length=40)
+    industry: str | None = Field(default=None, max_length=40)
+    rating: str | None = Field(default=None, max_length=10)
+    annual_revenue: float | None = None
+    employees: int | None = None
+    phone: str | None = Field(default=None, max_length=40)
+    website: str | None = Field(default=None, max_length=255)
+    billing_street: str | None = Field(default=None, max_length=255)
+    billing_city: str | None = Field(default=None, max_length=80)
+    billing_state: str | None = Field(default=None, max_length=80)
+    billing_postal_code: str | None = Field(default=None, max_length=20)
+    billing_country: str | None = Field(default=None, max_length=80)
+    description: str | None = None
+    owner_id: int | None = Field(default=None, foreign_key=USER_FK, index=True)
+    parent_id: int | None = Field(default=None, foreign_key="crm_account.id")
+
+
+class Account(AccountBase, Timestamps, table=True):
+    __tablename__ = "crm_account"
+    id: int | None = Field(default=None, primary_key=True)
+
+
+# -- Contact ---------------------------------------------------------------------------------------
+class ContactBase(SQLModel):
+    salutation: str | None = Field(default=None, max_length=10)
+    first_name: str | None = Field(default=None, max_length=80)
+    last_name: str = Field(index=True, max_length=80)
+    title: str | None = Field(default=None, max_length=128)
+    department: str | None = Field(default=None, max_length=80)
+    email: str | None = Field(default=None, max_length=254, index=True)
+    phone: str | None = Field(default=None, max_length=40)
+    mobile: str | None = Field(default=None, max_length=40)
+    account_id: int | None = Field(default=None, foreign_key="crm_account.id", index=True)
+    reports_to_id: int | None = Field(default=None, foreign_key="crm_contact.id")
+    lead_source: str | None = Field(default=None, max_length=40)
+    mailing_city: str | None = Field(default=None, max_length=80)
+    mailing_state: str | None = Field(default=None, max_length=80)
+    mailing_country: str | None = Field(default=None, max_length=80)
+    description: str | None = None
+    owner_id: int | None = Field(default=None, foreign_key=USER_FK, index=True)
+
+
+class Contact(ContactBase, Timestamps, table=True):
+    __tablename__ = "crm_contact"
+    id: int | None = Field(default=None, primary_key=True)
+
+    @property
+    def name(self) -> str:
+        return f"{self.first_name} {self.last_name}" if self.first_name else self.last_name
+
+
+# -- Lead --------------------------------------------------------------------------------------------
+class LeadBase(SQLModel):
+    salutation: str | None = Field(default=None, max_length=10)
+    first_name: str | None = Field(default=None, max_length=80)
+    last_name: str = Field(index=True, max_length=80)
+    company: str = Field(index=True, max_length=255)
+    title: str | None = Field(default=None, max_length=128)
+    status: str = Field(default="Open - Not Contacted", max_length=40, index=True)
+    source: str | None = Field(default=None, max_length=40)
+    rating: str | None = Field(default=None, max_length=10)
+    industry: str | None = Field(default=None, max_length=40)
+    email: str | None = Field(default=None, max_length=254)
+    phone: str | None = Field(default=None, max_length=40)
+    annual_revenue: float | None = None
+    employees: int | None = None
+    city: str | None = Field(default=None, max_length=80)
+    state: str | None = Field(default=None, max_length=80)
+    country: str | None = Field(default=None, max_length=80)
+    description: str | None = None
+    owner_id: int | None = Field(default=None, foreign_key=USER_FK, index=True)
+
+
+class Lead(LeadBase, Timestamps, table=True):
+    __tablename__ = "crm_lead"
+    id: int | None = Field(default=None, primary_key=True)
+    converted_account_id: int | None = Field(default=None, foreign_key="crm_account.id")
+    converted_contact_id: int | None = Field(default=None, foreign_key="crm_contact.id")
+    converted_opportunity_id: int | None = Field(default=None, foreign_key="crm_opportunity.id")
+    converted_at: datetime | None = None
+
+    @property
+    def name(self) -> str:
+        return f"{self.first_name} {self.last_name}" if self.first_name else self.last_name
+
+
+# -- Opportunity -------------------------------------------------------------------------------------
+class OpportunityBase(SQLModel):
+    name: str = Field(index=True, max_length=120)
+    account_id: int | None = Field(default=None, foreign_key="crm_account.id", index=True)
+    amount: float | None = None
+    stage: str = Field(default="Prospecting", max_length=40, index=True)
+    probability: int | None = None  # percent
+    close_date: date
+    type: str | None = Field(default=None, max_length=40)
+    lead_source: str | None = Field(default=None, max_length=40)
+    next_step: str | None = Field(default=None, max_length=255)
+    forecast_category: str | None = Field(default=None, max_length=20)
+    description: str | None = None
+    owner_id: int | None = Field(default=None, foreign_key=USER_FK, index=True)
+
+
+class Opportunity(OpportunityBase, Timestamps, table=True):
+    __tablename__ = "crm_opportunity"
+    id: int | None = Field(default=None, primary_key=True)
+
+
+class OpportunityContactRole(SQLModel, table=True):
+    __tablename__ = "crm_opportunity_contact_role"
+    id: int | None = Field(default=None, primary_key=True)
+    opportunity_id: int = Field(foreign_key="crm_opportunity.id", index=True)
+    contact_id: int = Field(foreign_key="crm_contact.id", index=True)
+    role: str | None = Field(default=None, max_length=40)
+    is_primary: bool = False
+
+
+# -- Case ------------------------------------------------------------------------------------------
+class CaseBase(SQLModel):
+    subject: str = Field(max_length=255)
+    status: str = Field(default="New", max_length=40, index=True)
+    priority: str = Field(default="Medium", max_length=20)
+    origin: str | None = Field(default=None, max_length=20)
+    type: str | None = Field(default=None, max_length=40)
+    reason: str | None = Field(default=None, max_length=40)
+    account_id: int | None = Field(default=None, foreign_key="crm_account.id", index=True)
+    contact_id: int | None = Field(default=None, foreign_key="crm_contact.id", index=True)
+    description: str | None = None
+    owner_id: int | None = Field(default=None, foreign_key=USER_FK, index=True)
+
+
+class Case(CaseBase, Timestamps, table=True):
+    __tablename__ = "crm_case"
+    id: int | None = Field(default=None, primary_key=True)
+    case_number: str = Field(index=True, unique=True, max_length=12)  # e.g. "00001001"
+    closed_at: datetime | None = None
+
+
+# -- Activity (task, call, meeting) ----------------------------------------------------------------------
+class ActivityBase(SQLModel):
+    kind: str = Field(default="task", max_length=10, index=True)  # task | call | meeting
+    subject: str = Field(max_length=255)
+    status: str = Field(default="Not Started", max_length=40)
+    priority: str = Field(default="Normal", max_length=10)
+    due_date: date | None = None
+    start_at: datetime | None = None  # meetings
+    end_at: datetime | None = None
+    location: str | None = Field(default=None, max_length=255)
+    call_duration_min: int | None = None
+    call_result: str | None = Field(default=None, max_length=40)
+    description: str | None = None
+    related_type: str | None = Field(default=None, max_length=20)  # account | contact | lead | opportunity | case
+    related_id: int | None = Field(default=None, index=True)
+    contact_id: int | None = Field(default=None, foreign_key="crm_contact.id")
+    assignee_id: int | None = Field(default=None, foreign_key=USER_FK, index=True)
+
+
+class Activity(ActivityBase, Timestamps, table=True):
+    __tablename__ = "crm_activity"
+    id: int | None = Field(default=None, primary_key=True)
+    completed_at: datetime | None = None
+
+
+# -- Note ----------------------------------------------------------------------------------------------
+class NoteBase(SQLModel):
+    title: str = Field(max_length=255)
+    body: str | None = None
+    related_type: str = Field(max_length=20)
+    related_id: int = Field(index=True)
+    owner_id: int | None = Field(default=None, foreign_key=USER_FK)
+
+
+class Note(NoteBase, Timestamps, table=True):
+    __tablename__ = "crm_note"
+    id: int | None = Field(default=None, primary_key=True)
+
+
+# -- Recently viewed (bookkeeping: verifiers ignore this table) -------------------------------------------
+class RecentView(SQLModel, table=True):
+    __tablename__ = "crm_recent_view"
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key=USER_FK, index=True)
+    object_type: str = Field(max_length=20)
+    record_id: int
+
+
+TABLES = {
+    "account": Account,
+    "contact": Contact,
+    "lead": Lead,
+    "opportunity": Opportunity,
+    "case": Case,
+    "activity": Activity,
+    "note": Note,
+}

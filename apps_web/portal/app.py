@@ -1,0 +1,133 @@
+"""Portal routes. Sign-in hands the session to apps through a short-lived signed token (SSO)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+from urllib.parse import quote, urlsplit
+
+from fastapi import APIRouter, FastAPI, Form, Request
+from fastapi.responses import RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from sqlmodel import Session, select
+
+from ..deps import OptionalUser, WorldDep
+from ..identity.models import User
+from ..identity.passwords import DEFAULT_PASSWORD, verify_password
+from ..identity.session import SESSION_COOKIE, WORLD_COOKIE, SessionData
+from ..ui import STATIC_DIR, STATIC_PREFIX, make_templates, render
+from ..worlds import UnknownWorld
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+def _safe_next(request: Request, target: str) -> tuple[str | None, str]:
+    """(app name or None for the portal, path) for a post-sign-in target; anything else -> portal home."""
+    host = request.app.state.host
+    if target.startswith("/") and not target.startswith("//"):
+        return None, target
+    parts = urlsplit(target)
+    name = (parts.hostname or "").removesuffix(".localhost")
+    if parts.scheme in ("http", "https") and (parts.hostname or "").endswith(".localhost") and any(s.name == name for s in host.specs):
+        return name, (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return None, "/"
+
+
+def _signed_in_response(request: Request, session: SessionData, target: str) -> Response:
+    host = request.app.state.host
+    app_name, path = _safe_next(request, target)
+    if app_name is None:
+        response = RedirectResponse(path, status_code=303)
+    else:
+        from ..ui import app_url
+
+        token = host.signer.sso_token(session)
+        response = RedirectResponse(app_url(request, app_name, f"/_sso?t={token}&next={quote(path, safe='')}"), status_code=303)
+    response.set_cookie(SESSION_COOKIE, host.signer.session_value(session.username, session.world_id, session.sid), httponly=True, samesite="lax")
+    response.set_cookie(WORLD_COOKIE, session.world_id, httponly=True, samesite="lax")
+    return response
+
+
+def _router() -> APIRouter:
+    router = APIRouter()
+
+    @router.get("/healthz", include_in_schema=False)
+    def healthz() -> dict:
+        return {"ok": True}
+
+    @router.get("/")
+    def home(request: Request, user: OptionalUser, world: WorldDep) -> Response:
+        if user is None:
+            return RedirectResponse("/signin", status_code=303)
+        return render(request, "portal/launcher.html", world_meta=world.meta)
+
+    @router.get("/signin")
+    def signin_page(request: Request, world: WorldDep, next: str = "/") -> Response:
+        with Session(world.engine) as session:
+            samples = session.exec(select(User).where(User.active == True).order_by(User.id).limit(6)).all()  # noqa: E712
+        return render(request, "portal/signin.html", next=next, error=None, username="", samples=samples, default_password=DEFAULT_PASSWORD, world_meta=world.meta)
+
+    @router.post("/signin")
+    def signin(request: Request, world: WorldDep, username: Annotated[str, Form()] = "", password: Annotated[str, Form()] = "", next: Annotated[str, Form()] = "/") -> Response:
+        with Session(world.engine) as session:
+            user = session.exec(select(User).where(User.username == username.strip().lower())).first()
+            ok = user is not None and user.active and verify_password(password, user.password_hash)
+            samples = session.exec(select(User).where(User.active == True).order_by(User.id).limit(6)).all()  # noqa: E712
+        if not ok:
+            error = "Enter your username and password." if not username or not password else "Your username or password is incorrect."
+            return render(request, "portal/signin.html", status_code=401 if username and password else 422, next=next, error=error, username=username, samples=samples, default_password=DEFAULT_PASSWORD, world_meta=world.meta)
+        import secrets
+
+        return _signed_in_response(request, SessionData(username=user.username, world_id=world.id, sid=secrets.token_hex(8)), next)
+
+    @router.get("/signout")
+    def signout(request: Request) -> Response:
+        host = request.app.state.host
+        data = host.signer.load_session(request.cookies.get(SESSION_COOKIE))
+        if data is not None:
+            host.revoked.add(data.sid)
+        response = RedirectResponse("/signin?signed_out=1", status_code=303)
+        response.delete_cookie(SESSION_COOKIE)
+        return response
+
+    @router.post("/worlds/new")
+    def new_world(request: Request, seed: Annotated[int, Form(ge=0, le=10**9)] = 0) -> Response:
+        host = request.app.state.host
+        world = host.store.create(seed=seed)
+        response = RedirectResponse("/signin", status_code=303)
+        response.set_cookie(WORLD_COOKIE, world.id, httponly=True, samesite="lax")
+        response.delete_cookie(SESSION_COOKIE)
+        return response
+
+    @router.post("/worlds/reset")
+    def reset_world(request: Request, user: OptionalUser, world: WorldDep) -> Response:
+        """A fresh copy of the current world's seed; the person stays signed in."""
+        host = request.app.state.host
+        fresh = host.store.create(seed=world.meta.seed, scale=world.meta.scale)
+        if world.id != host.default_world:
+            try:
+                host.store.drop(world.id)
+            except UnknownWorld:
+                pass
+        if user is None:
+            response = RedirectResponse("/signin", status_code=303)
+            response.set_cookie(WORLD_COOKIE, fresh.id, httponly=True, samesite="lax")
+            return response
+        import secrets
+
+        return _signed_in_response(request, SessionData(username=user.username, world_id=fresh.id, sid=secrets.token_hex(8)), "/")
+
+    return router
+
+
+def build_portal(state) -> FastAPI:  # noqa: ANN001 - HostState, imported lazily to avoid a cycle
+    from ..host import install_error_handlers
+
+    app = FastAPI(title="CUA Sandbox portal", docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.host = state
+    app.state.spec = None
+    app.state.templates = make_templates(TEMPLATES)
+    app.mount(STATIC_PREFIX, StaticFiles(directory=STATIC_DIR), name="ui-static")
+    app.include_router(_router())
+    install_error_handlers(app)
+    return app

@@ -1,0 +1,191 @@
+// CUA Sandbox UI kit behaviours. No timers: every visible change follows a user action, so two
+// runs of the same actions give the same screens.
+(function () {
+  "use strict";
+  const $ = (sel, root = document) => root.querySelector(sel);
+  const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+
+  // ---- menus: a button[data-menu] toggles the .menu that follows it -----------------------------
+  function closeMenus(except) {
+    $$("[data-menu][aria-expanded='true']").forEach((btn) => {
+      if (btn === except) return;
+      btn.setAttribute("aria-expanded", "false");
+      const menu = btn.parentElement.querySelector(".menu");
+      if (menu) menu.hidden = true;
+    });
+  }
+  document.addEventListener("click", (ev) => {
+    const btn = ev.target.closest("[data-menu]");
+    if (btn) {
+      ev.preventDefault();
+      const menu = btn.parentElement.querySelector(".menu");
+      const open = btn.getAttribute("aria-expanded") !== "true";
+      closeMenus(btn);
+      btn.setAttribute("aria-expanded", String(open));
+      if (menu) {
+        menu.hidden = !open;
+        if (open) { const first = menu.querySelector("a,button"); if (first && ev.detail === 0) first.focus(); }
+      }
+      return;
+    }
+    if (!ev.target.closest(".menu")) closeMenus();
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") closeMenus();
+  });
+
+  // ---- dialogs: [data-dialog-open=id] opens <dialog id=id>; [data-dialog-close] closes --------------
+  document.addEventListener("click", (ev) => {
+    const opener = ev.target.closest("[data-dialog-open]");
+    if (opener) {
+      const dlg = document.getElementById(opener.dataset.dialogOpen);
+      if (dlg && !dlg.open) { ev.preventDefault(); closeMenus(); dlg.showModal(); focusFirst(dlg); }
+      return;
+    }
+    const closer = ev.target.closest("[data-dialog-close]");
+    if (closer) { const dlg = closer.closest("dialog"); if (dlg) { ev.preventDefault(); dlg.close(); } }
+  });
+  function focusFirst(dlg) {
+    const el = dlg.querySelector("[autofocus], .has-error input, .has-error select, input:not([type=hidden]), select, textarea");
+    if (el) el.focus();
+  }
+
+  // ---- tabs -------------------------------------------------------------------------------------
+  function selectTab(tab) {
+    const list = tab.closest("[role=tablist]");
+    $$("[role=tab]", list).forEach((t) => {
+      const on = t === tab;
+      t.setAttribute("aria-selected", String(on));
+      t.tabIndex = on ? 0 : -1;
+      const panel = document.getElementById(t.getAttribute("aria-controls"));
+      if (panel) panel.hidden = !on;
+    });
+    if (tab.dataset.tabParam) {
+      const url = new URL(location.href);
+      url.searchParams.set("tab", tab.dataset.tabParam);
+      history.replaceState(null, "", url);
+    }
+  }
+  document.addEventListener("click", (ev) => {
+    const tab = ev.target.closest("[role=tab]");
+    if (tab) { ev.preventDefault(); selectTab(tab); }
+  });
+  document.addEventListener("keydown", (ev) => {
+    const tab = ev.target.closest && ev.target.closest("[role=tab]");
+    if (!tab || !["ArrowLeft", "ArrowRight"].includes(ev.key)) return;
+    const tabs = $$("[role=tab]", tab.closest("[role=tablist]"));
+    const next = tabs[(tabs.indexOf(tab) + (ev.key === "ArrowRight" ? 1 : tabs.length - 1)) % tabs.length];
+    selectTab(next); next.focus(); ev.preventDefault();
+  });
+
+  // ---- toasts -----------------------------------------------------------------------------------
+  document.addEventListener("click", (ev) => {
+    const btn = ev.target.closest(".toast .close");
+    if (btn) btn.closest(".toast").remove();
+  });
+
+  // ---- inline edit: .detail[data-inline] swaps its value for a small form ----------------------------
+  document.addEventListener("click", (ev) => {
+    const edit = ev.target.closest(".detail .edit-btn");
+    if (edit) {
+      const detail = edit.closest(".detail");
+      $(".detail-value", detail).hidden = true;
+      const form = $("form", detail);
+      form.hidden = false;
+      edit.hidden = true;
+      const input = form.querySelector("input:not([type=hidden]), select, textarea");
+      if (input) { input.focus(); if (input.select) input.select(); }
+      return;
+    }
+    const cancel = ev.target.closest(".detail [data-inline-cancel]");
+    if (cancel) {
+      ev.preventDefault();
+      const detail = cancel.closest(".detail");
+      const form = $("form", detail);
+      form.reset(); form.hidden = true;
+      $(".detail-value", detail).hidden = false;
+      $(".edit-btn", detail).hidden = false;
+    }
+  });
+
+  // ---- lookups: type-ahead search for a related record ---------------------------------------------
+  function setupLookup(box) {
+    const input = $("input[type=search], input[role=combobox]", box);
+    const hidden = $("input[type=hidden]", box);
+    const list = $(".listbox", box);
+    const pill = $(".selected-pill", box);
+    let seq = 0, active = -1;
+    const options = () => $$(".option", list);
+    function highlight(i) {
+      const opts = options();
+      active = Math.max(-1, Math.min(i, opts.length - 1));
+      opts.forEach((o, k) => o.setAttribute("aria-selected", String(k === active)));
+      if (active >= 0) input.setAttribute("aria-activedescendant", opts[active].id); else input.removeAttribute("aria-activedescendant");
+    }
+    function choose(opt) {
+      hidden.value = opt.dataset.value;
+      $(".pill-label", pill).textContent = opt.dataset.label;
+      pill.hidden = false; input.hidden = true; list.hidden = true;
+      input.setAttribute("aria-expanded", "false");
+      hidden.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+    async function search() {
+      const my = ++seq;
+      const url = new URL(box.dataset.lookupUrl, location.href);
+      url.searchParams.set("q", input.value);
+      const res = await fetch(url, { headers: { Accept: "application/json" } });
+      if (my !== seq || !res.ok) return;
+      const items = await res.json();
+      list.innerHTML = "";
+      items.forEach((it, k) => {
+        const li = document.createElement("li");
+        li.className = "option"; li.setAttribute("role", "option"); li.id = `${box.id || "lk"}-opt-${k}`;
+        li.dataset.value = it.id; li.dataset.label = it.label;
+        li.textContent = it.label;
+        if (it.sublabel) { const s = document.createElement("small"); s.textContent = it.sublabel; li.appendChild(s); }
+        li.addEventListener("mousedown", (e) => { e.preventDefault(); choose(li); });
+        list.appendChild(li);
+      });
+      if (!items.length) {
+        const li = document.createElement("li"); li.className = "option"; li.setAttribute("aria-disabled", "true");
+        li.textContent = `No results for "${input.value}"`; list.appendChild(li);
+      }
+      list.hidden = false; input.setAttribute("aria-expanded", "true"); active = -1;
+      box.dataset.loaded = String(my);
+    }
+    input.addEventListener("input", search);
+    input.addEventListener("focus", search);
+    input.addEventListener("blur", () => { list.hidden = true; input.setAttribute("aria-expanded", "false"); });
+    input.addEventListener("keydown", (ev) => {
+      if (ev.key === "ArrowDown") { highlight(active + 1); ev.preventDefault(); }
+      else if (ev.key === "ArrowUp") { highlight(active - 1); ev.preventDefault(); }
+      else if (ev.key === "Enter" && active >= 0 && !list.hidden) { choose(options()[active]); ev.preventDefault(); }
+      else if (ev.key === "Escape") { list.hidden = true; }
+    });
+    const clear = $(".clear", pill);
+    if (clear) clear.addEventListener("click", (ev) => {
+      ev.preventDefault(); hidden.value = ""; pill.hidden = true; input.hidden = false; input.value = ""; input.focus();
+    });
+  }
+
+  // ---- select-all checkboxes and mass-action bars -----------------------------------------------------
+  document.addEventListener("change", (ev) => {
+    const all = ev.target.closest("[data-select-all]");
+    if (all) $$(`input[name='${all.dataset.selectAll}']`).forEach((c) => { c.checked = all.checked; });
+    const scope = ev.target.closest("[data-selection]");
+    if (scope) {
+      const n = $$("input[type=checkbox][name='ids']:checked", scope).length;
+      $$("[data-needs-selection]", scope).forEach((b) => { b.disabled = n === 0; });
+      const counter = $("[data-selection-count]", scope);
+      if (counter) counter.textContent = n ? `${n} selected` : "";
+    }
+  });
+
+  function init(root) {
+    $$("[data-lookup-url]", root).forEach(setupLookup);
+    $$("dialog[data-open-on-load]", root).forEach((d) => { if (!d.open) { d.showModal(); focusFirst(d); } });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => init(document));
+  else init(document);
+  window.SandboxUI = { init, closeMenus, selectTab };
+})();

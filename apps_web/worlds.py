@@ -1,0 +1,72 @@
+"""Host-side world selection: which world a request reads and writes, with cached engines."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from sqlalchemy import Engine
+
+from .world import InvalidWorldId, UnknownWorld, WorldClock, WorldMeta, WorldStore, engine_for, read_meta, validate_world_id
+
+WORLD_HEADER = "x-sandbox-world"
+
+
+@dataclass(frozen=True)
+class WorldHandle:
+    """The world a request runs against: its id, engine and frozen clock."""
+
+    id: str
+    engine: Engine
+    meta: WorldMeta
+    inode: tuple[int, int]
+
+    @property
+    def clock(self) -> WorldClock:
+        return WorldClock(self.meta.clock)
+
+
+class WorldResolver:
+    """Maps world ids to engines; a world file replaced or dropped is noticed by its inode."""
+
+    def __init__(self, store: WorldStore, capacity: int = 512) -> None:
+        self.store = store
+        self.capacity = capacity
+        self._cache: OrderedDict[str, WorldHandle] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def resolve(self, world_id: str) -> WorldHandle:
+        validate_world_id(world_id)
+        path = self.store.path(world_id)
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            self._forget(world_id)
+            raise UnknownWorld(f"no world {world_id!r}: it was never created or has been dropped") from None
+        inode = (st.st_dev, st.st_ino)
+        with self._lock:
+            handle = self._cache.get(world_id)
+            if handle is not None and handle.inode == inode:
+                self._cache.move_to_end(world_id)
+                return handle
+        handle = WorldHandle(id=world_id, engine=engine_for(path), meta=read_meta(path), inode=inode)
+        with self._lock:
+            old = self._cache.pop(world_id, None)
+            self._cache[world_id] = handle
+            while len(self._cache) > self.capacity:
+                _, evicted = self._cache.popitem(last=False)
+                evicted.engine.dispose()
+        if old is not None:
+            old.engine.dispose()
+        return handle
+
+    def _forget(self, world_id: str) -> None:
+        with self._lock:
+            handle = self._cache.pop(world_id, None)
+        if handle is not None:
+            handle.engine.dispose()
+
+
+__all__ = ["WORLD_HEADER", "InvalidWorldId", "UnknownWorld", "WorldHandle", "WorldResolver"]
