@@ -130,7 +130,7 @@ def _convert(name: str, args: dict[str, Any]) -> BaseAction | list[BaseAction]:
         x, y = _point(args, "coordinate", required=True, action=name)
         return _build(MouseMove, x=x, y=y)
     if name == "left_click_drag":
-        end_field = "coordinate" if "coordinate" in args else "end_coordinate"
+        end_field = "end_coordinate" if "end_coordinate" in args and "coordinate" not in args else "coordinate"
         ex, ey = _point(args, end_field, required=True, action=name)
         if "start_coordinate" not in args:
             return [LeftMouseDown(), _build(LeftMouseUp, x=ex, y=ey)]

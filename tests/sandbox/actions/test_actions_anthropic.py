@@ -127,11 +127,17 @@ def test_to_anthropic_round_trips(action):
         assert name == action.action
         assert from_anthropic_tool(name, args) == action
         return
+    if isinstance(action, LeftClickDrag) and action.path:
+        with pytest.raises(ActionError, match="waypoints"):
+            to_anthropic(action)
+        return
     payload = to_anthropic(action)
-    if action.action == "left_click_drag" and action.path:
-        pytest.fail("a drag with waypoints should not convert")  # pragma: no cover
-    assert from_anthropic(payload) == action
     assert to_anthropic_tool(action) == ("computer", payload)
+    back = from_anthropic(payload)
+    if isinstance(action, Key) and action.repeat > 1:  # repeat is spelled as an xdotool sequence
+        assert back == Key(key=" ".join([action.key] * action.repeat))
+    else:
+        assert back == action
 
 
 def test_to_anthropic_shapes():
