@@ -48,11 +48,9 @@ from .model import (
     Wait,
     Zoom,
     action_json_schema,
-    build,
-    parse_action,
-    scale_action,
-    signature,
 )
+from .parse import build, parse_action, signature
+from .scale import scale_action
 from .openai import OPENAI_ACTIONS, from_openai, to_openai, to_openai_function_call
 
 __all__ = [

@@ -34,8 +34,8 @@ from .model import (
     Type,
     Wait,
     Zoom,
-    parse_action,
 )
+from .parse import parse_action
 
 _CLICKS = ("left_click", "right_click", "middle_click", "double_click", "triple_click")
 

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import ActionError
-from .model import MAX_WAIT_SECONDS, SCROLL_PIXELS_PER_CLICK, BaseAction, parse_action
+from .model import MAX_WAIT_SECONDS, SCROLL_PIXELS_PER_CLICK, BaseAction
+from .parse import parse_action
 
 Spec = tuple[Callable[..., Any], str, str]  # (signature stub, example call, what it does)
 

@@ -14,7 +14,8 @@ from . import browsergym as _bg
 from .anthropic import to_anthropic
 from .errors import ActionError
 from .keys import MODIFIERS
-from .model import ACTION_TYPES, ELEMENT_ACTIONS, SCROLL_PIXELS_PER_CLICK, BaseAction, parse_action, signature
+from .model import ACTION_TYPES, ELEMENT_ACTIONS, SCROLL_PIXELS_PER_CLICK, BaseAction
+from .parse import parse_action, signature
 from .openai import to_openai
 
 Style = Literal["canonical", "anthropic", "openai", "browsergym"]

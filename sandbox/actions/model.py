@@ -8,8 +8,6 @@ argument is an error, never a silently ignored value.
 
 from __future__ import annotations
 
-import json
-import math
 import re
 from typing import Annotated, Any, ClassVar, Literal, Union
 
@@ -20,7 +18,6 @@ from pydantic import (
     Field,
     StringConstraints,
     TypeAdapter,
-    ValidationError,
     field_validator,
     model_validator,
 )
@@ -381,157 +378,10 @@ _CLASSES: tuple[type[BaseAction], ...] = (
 
 Action = Annotated[Union[_CLASSES], Field(discriminator="action")]  # type: ignore[valid-type]
 ACTION_TYPES: dict[str, type[BaseAction]] = {cls.model_fields["action"].default: cls for cls in _CLASSES}
-ELEMENT_ACTIONS = frozenset({"click_element", "fill_element", "select_option", "hover_element", "focus_element"})
+ELEMENT_ACTIONS = frozenset(name for name, cls in ACTION_TYPES.items() if issubclass(cls, _Element))
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
 
 
 def action_json_schema() -> dict[str, Any]:
     """JSON Schema of the whole union (for tool definitions, OpenEnv ``/schema``, MCP)."""
     return _ADAPTER.json_schema()
-
-
-# ---- signatures and error messages (shared with describe.py) ----
-
-
-def _schema_type(prop: dict[str, Any], defs: dict[str, Any]) -> str:
-    if "$ref" in prop:
-        target = defs[prop["$ref"].rsplit("/", 1)[-1]]
-        return "{" + ", ".join(target.get("properties", {})) + "}"
-    if "anyOf" in prop:
-        kinds = [_schema_type(p, defs) for p in prop["anyOf"] if p.get("type") != "null"]
-        return " or ".join(kinds)
-    if "enum" in prop:
-        return "|".join(str(v) for v in prop["enum"])
-    if "const" in prop:
-        return json.dumps(prop["const"])
-    kind = prop.get("type")
-    if kind == "array":
-        return f"list[{_schema_type(prop.get('items', {}), defs)}]"
-    text = {"integer": "int", "number": "number", "string": "str", "boolean": "bool"}.get(kind, kind or "any")
-    bounds = []
-    if "minimum" in prop:
-        bounds.append(f">={prop['minimum']:g}")
-    if "maximum" in prop:
-        bounds.append(f"<={prop['maximum']:g}")
-    return text + (" " + " ".join(bounds) if bounds else "")
-
-
-def arguments(name: str) -> list[tuple[str, str, bool, str]]:
-    """(argument, type text, required, description) for each argument of an action."""
-    schema = ACTION_TYPES[name].model_json_schema()
-    defs = schema.get("$defs", {})
-    required = set(schema.get("required", []))
-    out = []
-    for arg, prop in schema.get("properties", {}).items():
-        if arg == "action":
-            continue
-        out.append((arg, _schema_type(prop, defs), arg in required, prop.get("description", "")))
-    return out
-
-
-def signature(name: str) -> str:
-    """``left_click(x?: int >=0, y?: int >=0, modifiers?: list[str])``; ``?`` marks optional arguments."""
-    args = ", ".join(f"{arg}{'' if req else '?'}: {kind}" for arg, kind, req, _ in arguments(name))
-    return f"{name}({args})"
-
-
-def _short(value: Any, limit: int = 60) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _explain(name: str, error: ValidationError) -> str:
-    problems = []
-    for err in error.errors(include_url=False):
-        loc = ".".join(str(p) for p in err["loc"])
-        kind = err["type"]
-        if kind == "missing":
-            problems.append(f"missing required argument '{loc}'")
-        elif kind == "extra_forbidden":
-            problems.append(f"unexpected argument '{loc}'")
-        elif kind in ("value_error", "assertion_error"):
-            text = str(err.get("ctx", {}).get("error", err["msg"]))
-            text = text.rstrip(".")
-            problems.append(f"{loc}: {text}" if loc else text)
-        else:
-            msg = err["msg"][0].lower() + err["msg"][1:]
-            problems.append(f"{loc}: {msg} (got {_short(err['input'])})")
-    example = json.dumps(ACTION_TYPES[name].examples[0])
-    return f"invalid {name} action: {'; '.join(problems)}. Expected {signature(name)}, e.g. {example}"
-
-
-def _unknown_action(name: Any) -> ActionError:
-    import difflib
-
-    close = difflib.get_close_matches(str(name), list(ACTION_TYPES), n=3, cutoff=0.5)
-    hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    return ActionError(f"unknown action {name!r}.{hint} Supported actions: {', '.join(ACTION_TYPES)}.")
-
-
-def parse_action(obj: Any) -> BaseAction:
-    """An Action, a dict or a JSON string -> a validated Action; raises ActionError saying what to fix."""
-    if isinstance(obj, BaseAction):
-        return obj
-    if isinstance(obj, (str, bytes, bytearray)):
-        try:
-            obj = json.loads(obj)
-        except json.JSONDecodeError as exc:
-            raise ActionError(
-                f"the action is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); "
-                'send one object such as {"action": "left_click", "x": 640, "y": 360}'
-            ) from None
-    if not isinstance(obj, dict):
-        raise ActionError(
-            f"an action must be an object with an 'action' field, got {type(obj).__name__} {_short(obj)}"
-        )
-    if "action" not in obj:
-        raise ActionError(f"missing field 'action'; it names what to do, one of: {', '.join(ACTION_TYPES)}")
-    name = obj["action"]
-    if not isinstance(name, str) or name not in ACTION_TYPES:
-        raise _unknown_action(name)
-    try:
-        return ACTION_TYPES[name].model_validate(obj)
-    except ValidationError as exc:
-        raise ActionError(_explain(name, exc)) from None
-
-
-def build(name: str, **arguments: Any) -> BaseAction:
-    """Construct an action by name, with the same checks and messages as :func:`parse_action`."""
-    return parse_action({"action": name, **arguments})
-
-
-# ---- coordinate scaling ----
-
-_X_FIELDS = ("x", "start_x", "end_x", "x0", "x1")
-_Y_FIELDS = ("y", "start_y", "end_y", "y0", "y1")
-
-
-def _round(value: float) -> int:
-    return int(math.floor(value + 0.5))  # half up, unlike round()'s half-to-even, so 0.5 -> 1 everywhere
-
-
-def scale_action(action: BaseAction, fx: float, fy: float | None = None) -> BaseAction:
-    """Map coordinates between two pixel spaces: each x times ``fx``, each y times ``fy``, rounded to ints.
-
-    For an agent that sees a screenshot resized to W' x H' of a W x H viewport, use
-    ``scale_action(a, W / W', H / H')`` before executing. Actions without coordinates come back unchanged.
-    """
-    fy = fx if fy is None else fy
-    for factor in (fx, fy):
-        if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not math.isfinite(factor) or factor <= 0:
-            raise ActionError(f"scale factors must be positive numbers, got {factor!r}")
-    data = action.model_dump()
-    changed = False
-    for fields, factor in ((_X_FIELDS, fx), (_Y_FIELDS, fy)):
-        for field in fields:
-            if data.get(field) is not None:
-                data[field] = _round(data[field] * factor)
-                changed = True
-    if data.get("path"):
-        data["path"] = [{"x": _round(p["x"] * fx), "y": _round(p["y"] * fy)} for p in data["path"]]
-    if not changed:
-        return action
-    if isinstance(action, Zoom):  # keep a region that rounding squeezed to nothing at least 1 px wide
-        data["x1"] = max(data["x1"], data["x0"] + 1)
-        data["y1"] = max(data["y1"], data["y0"] + 1)
-    return parse_action(data)

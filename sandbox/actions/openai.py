@@ -32,8 +32,8 @@ from .model import (
     Scroll,
     Type,
     Wait,
-    parse_action,
 )
+from .parse import parse_action
 
 OPENAI_ARGUMENTS: dict[str, tuple[str, ...]] = {
     "click": ("button", "x", "y", "keys"),
