@@ -11,11 +11,11 @@ from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlmodel import Session, select
 
-from ..deps import OptionalUser, WorldDep
+from ..deps import CurrentUser, OptionalUser, SessionDep, WorldDep
 from ..identity.models import User
 from ..identity.passwords import DEFAULT_PASSWORD, verify_password
 from ..identity.session import SESSION_COOKIE, WORLD_COOKIE, SessionData
-from ..ui import STATIC_DIR, STATIC_PREFIX, make_templates, render
+from ..ui import STATIC_DIR, STATIC_PREFIX, make_templates, redirect, render
 from ..worlds import UnknownWorld
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -89,6 +89,27 @@ def _router() -> APIRouter:
         response = RedirectResponse("/signin?signed_out=1", status_code=303)
         response.delete_cookie(SESSION_COOKIE)
         return response
+
+    @router.get("/profile")
+    def profile(request: Request, user: CurrentUser) -> Response:
+        return render(request, "portal/profile.html", errors={}, values=user)
+
+    @router.post("/profile")
+    def update_profile(request: Request, user: CurrentUser, session: SessionDep, title: Annotated[str, Form()] = "", phone: Annotated[str, Form()] = "") -> Response:
+        """People keep their own title and phone up to date; every app shows them."""
+        errors = {}
+        title, phone = title.strip(), phone.strip()
+        if len(title) > 120:
+            errors["title"] = "Title can't be longer than 120 characters."
+        if phone and not all(ch.isdigit() or ch in " +-().x" for ch in phone):
+            errors["phone"] = "Use digits, spaces and + - ( ) only."
+        if errors:
+            return render(request, "portal/profile.html", status_code=422, errors=errors, values={"title": title, "phone": phone, "name": user.name, "email": user.email})
+        db_user = session.get(User, user.id)
+        db_user.title, db_user.phone = title, phone
+        session.add(db_user)
+        session.commit()
+        return redirect(request, "/profile", toast="Your profile was saved.")
 
     @router.post("/worlds/new")
     def new_world(request: Request, seed: Annotated[int, Form(ge=0, le=10**9)] = 0) -> Response:
