@@ -2,20 +2,23 @@
 
 Picklist fields are plain strings (validated against ``picklists``) so that the database and the
 verifiers see the same human values the UI shows ("Closed Won", not an enum name).
+Datetimes are naive wall-clock times of the world clock (``NaiveDatetime``: SQLModel would otherwise
+demand timezone-aware values).
 """
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 
+from pydantic import NaiveDatetime
 from sqlmodel import Field, SQLModel
 
 USER_FK = "identity_user.id"
 
 
 class Timestamps(SQLModel):
-    created_at: datetime | None = None
-    updated_at: datetime | None = None  # bookkeeping: verifiers ignore it
+    created_at: NaiveDatetime | None = None
+    updated_at: NaiveDatetime | None = None  # bookkeeping: verifiers ignore it
     created_by_id: int | None = Field(default=None, foreign_key=USER_FK)
 
 
@@ -101,7 +104,7 @@ class Lead(LeadBase, Timestamps, table=True):
     converted_account_id: int | None = Field(default=None, foreign_key="crm_account.id")
     converted_contact_id: int | None = Field(default=None, foreign_key="crm_contact.id")
     converted_opportunity_id: int | None = Field(default=None, foreign_key="crm_opportunity.id")
-    converted_at: datetime | None = None
+    converted_at: NaiveDatetime | None = None
 
     @property
     def name(self) -> str:
@@ -156,7 +159,7 @@ class Case(CaseBase, Timestamps, table=True):
     __tablename__ = "crm_case"
     id: int | None = Field(default=None, primary_key=True)
     case_number: str = Field(index=True, unique=True, max_length=12)  # e.g. "00001001"
-    closed_at: datetime | None = None
+    closed_at: NaiveDatetime | None = None
 
 
 # -- Activity (task, call, meeting) ----------------------------------------------------------------------
@@ -166,8 +169,8 @@ class ActivityBase(SQLModel):
     status: str = Field(default="Not Started", max_length=40)
     priority: str = Field(default="Normal", max_length=10)
     due_date: date | None = None
-    start_at: datetime | None = None  # meetings
-    end_at: datetime | None = None
+    start_at: NaiveDatetime | None = None  # meetings
+    end_at: NaiveDatetime | None = None
     location: str | None = Field(default=None, max_length=255)
     call_duration_min: int | None = None
     call_result: str | None = Field(default=None, max_length=40)
@@ -181,7 +184,7 @@ class ActivityBase(SQLModel):
 class Activity(ActivityBase, Timestamps, table=True):
     __tablename__ = "crm_activity"
     id: int | None = Field(default=None, primary_key=True)
-    completed_at: datetime | None = None
+    completed_at: NaiveDatetime | None = None
 
 
 # -- Note ----------------------------------------------------------------------------------------------

@@ -1,0 +1,35 @@
+"""The CRM's world generator: a coherent company book of business from the world's seed.
+
+Every object type draws from its own seeded RNG namespace, ids are assigned in generation order, and
+each type is inserted with one flush, so the same seed gives a byte-identical database quickly.
+"""
+
+from __future__ import annotations
+
+from ...world.seeding import SeedContext
+from .accounts import seed_accounts, seed_contacts
+from .activities import seed_activities, seed_notes
+from .base import Built, load_users
+from .pipeline import seed_leads, seed_opportunities
+from .service import case_number, seed_cases
+
+
+def seed_crm(ctx: SeedContext) -> Built:
+    built = Built(ctx=ctx, users=load_users(ctx))
+    if not built.users:
+        return built  # no people, no book of business
+    accounts = seed_accounts(built)
+    contacts = seed_contacts(built)
+    opportunities, roles = seed_opportunities(built)
+    leads = seed_leads(built, roles)  # converts some contacts: adjusts their dates before insert
+    cases = seed_cases(built)
+    activities = seed_activities(built)
+    notes = seed_notes(built)
+    # Foreign-key order: parents before children (ids are explicit, so no flush is needed in between).
+    for batch in (accounts, contacts, opportunities, roles, leads, cases, activities, notes):
+        ctx.session.add_all(batch)
+        ctx.session.flush()
+    return built
+
+
+__all__ = ["seed_crm", "case_number"]
