@@ -135,6 +135,8 @@ class AnswerSpec(CheckSpec):
 
     def _match(self, answer: str, expected: Any) -> tuple[bool, str | None]:
         alts = expected if isinstance(expected, list) else [expected]
+        if self.match != "number":
+            alts = [v if isinstance(v, str) else fmt(v) for v in alts]  # YAML numbers/dates read as text
         if self.match == "exact":
             return answer.strip() in [str(v).strip() for v in alts], "the answer differs"
         if self.match == "normalized":

@@ -108,6 +108,7 @@ class Env:
         self.base_dir = base_dir
         self.ignore = list(ctx.ignore) + list(ignore or [])
         self.results: list[Check] = []
+        self.cache: dict[Any, Any] = {}
         self._conn: sqlite3.Connection | None = None
         self._rows: dict[str, list[dict[str, Any]]] = {}
         self._columns: dict[str, tuple[list[str], list[str]]] = {}

@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Iterator
 from pydantic import Field, model_validator
 
 from .base import Env, SpecModel, spec_error
-from .values import EvaluationError, compare, fmt, has_params, is_datelike, join_or, values_equal
+from .values import EvaluationError, as_number, compare, fmt, has_params, is_datelike, join_or, values_equal
 
 OPERATORS = (
     "eq", "ne", "iequals", "contains", "icontains", "in", "not_in",
@@ -102,7 +102,10 @@ class FieldCond(SpecModel):
 
     # -- evaluation
     def test(self, actual: Any, env: Env) -> bool:
-        ops = env.resolve(self.ops())
+        key = ("ops", id(self))
+        ops = env.cache.get(key)
+        if ops is None:
+            ops = env.cache[key] = env.resolve(self.ops())
         tol = ops.get("tol")
         for op, v in ops.items():
             if op == "tol":
@@ -161,10 +164,31 @@ def _apply(op: str, actual: Any, v: Any, tol: float | None, env: Env, cond: Fiel
     if op == "in_table":
         spec = cond.in_table
         assert spec is not None
-        env.require_fields(spec.table, [spec.field, *spec.where])
-        values = [r[spec.field] for r in env.rows(spec.table) if match_row(spec.where, r, env, spec.table)]
+        key = ("in_table", id(cond))
+        if key not in env.cache:
+            env.require_fields(spec.table, [spec.field, *spec.where])
+            values = [r[spec.field] for r in env.rows(spec.table) if match_row(spec.where, r, env, spec.table)]
+            env.cache[key] = ({_value_key(v) for v in values}, values)
+        keys, values = env.cache[key]
+        k = _value_key(actual)
+        if k in keys:
+            return True
+        if k[0] in ("n", "s") and not is_datelike(actual):
+            return False  # plain numbers and text: the set lookup is the whole answer
         return any(values_equal(actual, x) for x in values)
     raise EvaluationError(f"unknown operator {op}")
+
+
+def _value_key(v: Any) -> tuple[str, Any]:
+    """A hashable key under which values that compare equal (ids as int or text) meet."""
+    if isinstance(v, bool) or v is None:
+        return ("o", v)
+    n = as_number(v)
+    if n is not None:
+        return ("n", n)
+    if isinstance(v, str):
+        return ("s", v)
+    return ("o", repr(v))
 
 
 _ORDER_WORDS = {"gt": "greater than", "gte": "at least", "lt": "less than", "lte": "at most"}

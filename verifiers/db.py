@@ -232,12 +232,13 @@ class ChangesSpec(CheckSpec):
     def evaluate(self, env: Env) -> list[Check]:
         checks: list[Check] = []
         covered: dict[tuple[str, str, Any], set[str] | None] = {}
-        for i, e in enumerate(self.expect):
+        for e in self.expect:
             try:
                 checks.append(self._expected(e, env, covered))
-            except EvaluationError as err:
+            except Exception as err:  # noqa: BLE001 - one bad entry must not hide the others
+                msg = str(err) if isinstance(err, EvaluationError) else f"{type(err).__name__}: {err}"
                 checks.append(self._named(e, sentence=e.sentence or f"{e.table} rows were {_past(e.op)}",
-                                          passed=False, error=str(err)))
+                                          passed=False, error=msg))
         if self.strict:
             checks.append(self._nothing_else(env, covered))
         return checks

@@ -131,7 +131,7 @@ class Verifier:
 
     def to_data(self) -> dict[str, Any]:
         """The spec as plain data (round-trips through build_verifier)."""
-        return self.spec.model_dump(by_alias=True, exclude_unset=True, mode="json")
+        return self.spec.model_dump(by_alias=True, exclude_unset=True)
 
     # -- grading
     def verify(self, ctx: VerifyContext, judge: Judge | None = None) -> Verdict:

@@ -111,3 +111,11 @@ def test_feasible_task_fails_when_agent_gives_up(world):
     # an explicit expected: false check replaces the automatic one
     v = build_verifier([{"kind": "infeasible", "expected": False}]).verify(world.context(infeasible=True))
     assert not v.passed and [c.name for c in v.checks] == ["infeasible"]
+
+
+def test_yaml_typed_expected_values_compare_as_text(world):
+    import datetime as dt
+
+    assert grade(world, {"kind": "answer", "expected": 42.0}, "42").passed
+    assert grade(world, {"kind": "answer", "expected": dt.date(2026, 3, 16)}, "2026-03-16").passed
+    assert grade(world, {"kind": "answer", "match": "set", "expected": [1, 2]}, "2, 1").passed

@@ -223,3 +223,24 @@ def test_missing_world_file_fails_not_crashes(world, tmp_path):
     ctx.end_db = tmp_path / "gone.sqlite"
     v = build_verifier([{"kind": "state", "table": "crm_account"}]).verify(ctx)
     assert not v.passed and "does not exist" in v.checks[0].error
+
+
+def test_context_from_worlds(world):
+    from verifiers import VerifyContext
+
+    world.run("UPDATE crm_account SET industry='Retail' WHERE id=2")
+    ctx = VerifyContext.from_worlds(world.start, world.end, answer="x")
+    assert list(ctx.diff.tables) == ["crm_account"] and ctx.answer == "x"
+    v = build_verifier([{"kind": "changes"}]).verify(ctx)
+    assert not v.passed and v.checks[0].actual == ["crm_account #2 updated: industry Energy -> Retail"]
+
+
+def test_in_table_compares_ids_stored_as_text(world):
+    world.run("INSERT INTO recent_view VALUES (1, '1', 'x')", "INSERT INTO recent_view VALUES (2, 'acct', 'x')")
+    v = verdict(world, [{"kind": "state", "table": "recent_view",
+                         "where": {"record": {"in_table": {"table": "crm_account", "where": {"name": "Acme Corp"}}}},
+                         "count": 1}])
+    assert v.passed, v.explain()
+    assert v.checks[0].sentence == (
+        "exactly one recent_view row where record is the id of a crm_account row where name is Acme Corp exists"
+    )
