@@ -7,10 +7,10 @@ from typing import Any, Iterator, Literal
 
 from pydantic import Field, model_validator
 
-from apps_web.world import RowUpdate, TableDiff
+from apps_web.world import RowUpdate
 
 from .base import CheckSpec, Env, SpecModel, key_label, spec_error
-from .conditions import Count, FieldCond, Where, match_row, where_phrase, where_refs
+from .conditions import Count, Where, match_row, where_phrase, where_refs
 from .values import EvaluationError, fmt
 from .verdict import Check
 
@@ -131,8 +131,8 @@ class ExpectedChange(SpecModel):
 
     ``where`` is matched against the new row (add), the removed row (remove) or the row as it was
     before the change (update). For updates, ``to`` lists fields that must have changed to values that
-    satisfy the conditions, and ``fields`` fields that must have changed (to anything). ``count``
-    defaults to exactly one.
+    satisfy the conditions, ``fields`` fields that must have changed (to anything), and ``after``
+    conditions the row must meet after the change (changed or not). ``count`` defaults to exactly one.
     """
 
     table: str
@@ -140,6 +140,7 @@ class ExpectedChange(SpecModel):
     where: Where = Field(default_factory=dict)
     to: Where = Field(default_factory=dict)
     fields: list[str] = Field(default_factory=list)
+    after: Where = Field(default_factory=dict)
     count: Count = Field(default_factory=lambda: Count(exactly=1))
     name: str | None = None
     sentence: str | None = None
@@ -154,8 +155,10 @@ class ExpectedChange(SpecModel):
 
     @model_validator(mode="after")
     def _update_only(self) -> ExpectedChange:
-        if self.op != "update" and (self.to or self.fields):
-            raise spec_error(f"'to' and 'fields' apply to updates only, not to op '{self.op}'", "to" if self.to else "fields")
+        if self.op != "update":
+            for key in ("to", "fields", "after"):
+                if getattr(self, key):
+                    raise spec_error(f"'{key}' applies to updates only, not to op '{self.op}'", key)
         return self
 
 
@@ -216,6 +219,7 @@ class ChangesSpec(CheckSpec):
             yield f"{p}.table", e.table, None
             yield from where_refs(e.where, e.table, f"{p}.where")
             yield from where_refs(e.to, e.table, f"{p}.to")
+            yield from where_refs(e.after, e.table, f"{p}.after")
             for j, f in enumerate(e.fields):
                 yield f"{p}.fields[{j}]", e.table, f
         for i, a in enumerate(self.allow):
@@ -252,7 +256,7 @@ class ChangesSpec(CheckSpec):
         return [f for f in u.fields if f in wanted or not env.field_ignored(table, f, self.ignore)]
 
     def _expected(self, e: ExpectedChange, env: Env, covered: dict) -> Check:
-        env.require_fields(e.table, [*e.where, *e.to, *e.fields])
+        env.require_fields(e.table, [*e.where, *e.to, *e.fields, *e.after])
         td = env.ctx.diff.table(e.table)
         keys = td.key_columns or env.key_columns(e.table)
         rows_phrase = f"{e.table} row" + ("s" if e.count.exactly != 1 else "")
@@ -286,12 +290,15 @@ class ChangesSpec(CheckSpec):
                     elif not cond.test(u.after.get(f), env):
                         problems.append(f"{f} is {fmt(u.after.get(f))}")
                 problems += [f"{f} did not change" for f in e.fields if f not in u.fields]
+                problems += [f"{f} is {fmt(u.after.get(f))}" for f, cond in e.after.items()
+                             if not cond.test(u.after.get(f), env)]
                 if problems:
                     details.append(f"{e.table} {key_label(u.after, keys)}: " + ", ".join(problems))
                 else:
                     sat.append(u)
                 _cover(covered, (e.table, "update", _hkey(u.key)), wanted or _ALL)
             changes = [c.phrase(f, env) for f, c in e.to.items()] + [f"{f} changed" for f in e.fields if f not in e.to]
+            changes += [c.phrase(f, env) for f, c in e.after.items()]
             sentence = f"{e.count.phrase()} {rows_phrase} {verb} updated" + (
                 " so that " + " and ".join(changes) if changes else ""
             )
@@ -417,5 +424,3 @@ def _update_line(table: str, u: RowUpdate, keys: list[str], fields: list[str]) -
     more = f" and {len(fields) - 5} more" if len(fields) > 5 else ""
     return f"{table} {label} updated: " + "; ".join(parts) + more
 
-
-__all__ = ["AllowedChange", "ChangesSpec", "ExpectedChange", "FieldCond", "StateSpec", "TableDiff"]

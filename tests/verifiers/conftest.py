@@ -54,20 +54,27 @@ INSERT INTO team_member VALUES (2, 7, 'member');
 """
 
 
+def build_template(path: Path) -> Path:
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA synchronous=OFF")
+    conn.executescript(SCHEMA + SEED)
+    conn.commit()
+    conn.close()
+    return path
+
+
 class WorldPair:
     """A start world and an end world (a copy to mutate); ``context()`` diffs them."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, template: Path) -> None:
         self.start = root / "start.sqlite"
         self.end = root / "end.sqlite"
-        conn = sqlite3.connect(self.start)
-        conn.executescript(SCHEMA + SEED)
-        conn.commit()
-        conn.close()
-        shutil.copyfile(self.start, self.end)
+        shutil.copyfile(template, self.start)
+        shutil.copyfile(template, self.end)
 
     def run(self, *statements: str) -> WorldPair:
         conn = sqlite3.connect(self.end)
+        conn.execute("PRAGMA synchronous=OFF")
         for sql in statements:
             conn.execute(sql)
         conn.commit()
@@ -78,16 +85,11 @@ class WorldPair:
         return VerifyContext(start_db=self.start, end_db=self.end, diff=diff_databases(self.start, self.end), **fields)
 
 
-@pytest.fixture
-def world(tmp_path: Path) -> WorldPair:
-    return WorldPair(tmp_path)
+@pytest.fixture(scope="session")
+def world_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_template(tmp_path_factory.mktemp("verifier-template") / "template.sqlite")
 
 
 @pytest.fixture
-def make_world(tmp_path: Path) -> Callable[[str], WorldPair]:
-    def make(name: str) -> WorldPair:
-        d = tmp_path / name
-        d.mkdir()
-        return WorldPair(d)
-
-    return make
+def world(tmp_path: Path, world_template: Path) -> WorldPair:
+    return WorldPair(tmp_path, world_template)

@@ -231,3 +231,15 @@ def test_diff_from_change_log_gives_same_verdict(world, tmp_path):
     v = build_verifier([CLOSE_RENEWAL]).verify(ctx)
     assert not v.passed
     assert v.checks[1].actual == ["team_member (team_id=2, user_id=7) updated: role member -> owner"]
+
+
+def test_after_conditions_on_updated_row(world):
+    spec = [{"kind": "changes", "expect": [{
+        "table": "crm_opportunity", "op": "update", "where": {"account_id": 1, "stage": "Prospecting"},
+        "to": {"stage": "Negotiation"}, "after": {"amount": {"gte": 10000}, "account_id": 1}}]}]
+    world.run("UPDATE crm_opportunity SET stage='Negotiation', amount=5000 WHERE id=11")
+    v = verify(world, spec)
+    assert not v.passed and "crm_opportunity #11: amount is 5000" in v.checks[0].detail
+    assert v.checks[0].sentence.endswith("so that stage is Negotiation and amount is at least 10000 and account_id is 1")
+    world.run("UPDATE crm_opportunity SET amount=12000 WHERE id=11")
+    assert verify(world, spec).passed

@@ -37,7 +37,7 @@ def problems(spec, **kw) -> list[str]:
          "checks[0].count: 'exactly' cannot be combined"),
         ([{"kind": "state"}], "checks[0].table: required"),
         ([{"kind": "changes", "expect": [{"table": "t", "op": "add", "to": {"a": 1}}]}],
-         "checks[0].expect[0].to: 'to' and 'fields' apply to updates only"),
+         "checks[0].expect[0].to: 'to' applies to updates only"),
         ([{"kind": "changes", "expect": [{"table": "t", "op": "frob"}]}], "checks[0].expect[0].op: Input should be"),
         ([{"kind": "answer", "match": "number", "expected": "abc"}], "checks[0].expected: 'abc' is not a number"),
         ([{"kind": "answer", "match": "fuzzy", "expected": "abc"}], "checks[0].match: Input should be"),
