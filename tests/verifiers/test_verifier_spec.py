@@ -149,3 +149,32 @@ def test_check_names_are_unique(world):
 def test_empty_spec_passes_vacuously(world):
     v = build_verifier([]).verify(world.context())
     assert v.passed and v.score == 1.0
+
+
+def test_readme_example_builds():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "verifiers" / "README.md").read_text()
+    block = text.split("```yaml\n", 1)[1].split("```", 1)[0]
+    verifier = build_verifier(yaml.safe_load(block))
+    assert len(verifier.checks) == 7 and verifier.requires_judge
+
+
+def test_odd_data_never_crashes(world):
+    world.run(
+        "CREATE TABLE blobs (id INTEGER PRIMARY KEY, data BLOB, note)",
+        "INSERT INTO blobs VALUES (1, x'89504e47', 3.5)",
+        "UPDATE crm_opportunity SET amount='lots', close_date='someday' WHERE id=10",
+    )
+    spec = [
+        {"kind": "state", "table": "crm_opportunity", "where": {"id": 10},
+         "expect": {"amount": {"gt": 5}, "close_date": {"lt": "2026-01-01"}, "name": {"regex": "x"}}},
+        {"kind": "state", "table": "blobs", "expect": {"data": "abc", "note": {"contains": "3"}}},
+        {"kind": "changes"},
+        {"kind": "answer", "match": "set", "expected": ["a"]},
+    ]
+    v = build_verifier(spec).verify(world.context(answer="\u200b\u00a0 ,;\n"))
+    assert not v.passed
+    assert all(c.error is None for c in v.checks), v.explain()
+    assert any("blobs #1 added" in line for line in v.check("nothing_else").actual)
+    json.dumps(v.model_dump(mode="json"))
