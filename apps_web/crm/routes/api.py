@@ -1,0 +1,222 @@
+"""The CRM's JSON API under /api/: list, get, create, update (PATCH) and delete for every object,
+and the type-ahead lookups the UI's combobox fields call.
+
+Validation and deletion are the UI's own (``crm.validation``, ``crm.deletion``), so a record saved
+here is exactly what the forms would save. Unauthenticated calls get 401 from the host.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, HTTPException, Request
+from fastapi.responses import JSONResponse
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+
+from ...deps import ClockDep, CurrentUser, SessionDep
+from ...identity.models import User
+from ..api.query import API_OBJECTS, QueryError, build_list_query, search_condition
+from ..api.schemas import PUBLIC, to_public
+from ..common import get_or_404, stamp
+from ..deletion import delete_record
+from ..models import Account, Case, Contact, Lead, Opportunity
+from ..objects import OBJECTS
+from ..validation import DEFAULTS, derive, fields, validate
+
+router = APIRouter(prefix="/api", tags=["crm"])
+LOOKUP_LIMIT = 10
+# Who a new record belongs to when the caller doesn't say: the signed-in user.
+OWNER_FIELD = {"activity": "assignee_id"}
+
+
+def unprocessable(detail: str, errors: dict[str, str]) -> JSONResponse:
+    return JSONResponse({"detail": detail, "errors": errors}, status_code=422)
+
+
+def _invalid(object_key: str, errors: dict[str, str]) -> JSONResponse:
+    label = OBJECTS[object_key].label.lower()
+    names = ", ".join(k for k in errors if k != "__all__")
+    detail = errors.get("__all__") or f"The {label} wasn't saved: check {names}."
+    return unprocessable(detail, errors)
+
+
+def _unknown_fields(object_key: str, payload: dict[str, Any]) -> dict[str, str]:
+    writable = set(fields(object_key))
+    columns = set(API_OBJECTS[object_key].model.__table__.c.keys()) | {"name"}
+    return {k: ("This field is read-only." if k in columns else "Unknown field.") for k in payload if k not in writable}
+
+
+def _payload(object_key: str, payload: Any) -> tuple[dict[str, Any] | None, JSONResponse | None]:
+    if not isinstance(payload, dict):
+        return None, unprocessable("Send a JSON object of field values.", {"__all__": "Send a JSON object of field values."})
+    unknown = _unknown_fields(object_key, payload)
+    if unknown:
+        return None, unprocessable(f"Unknown or read-only fields: {', '.join(unknown)}.", unknown)
+    return payload, None
+
+
+def _next_case_number(session) -> str:
+    top = session.execute(select(func.max(Case.case_number))).scalar()
+    return f"{(int(top) if top and top.isdigit() else 1000) + 1:08d}"
+
+
+def _commit(session) -> JSONResponse | None:
+    try:
+        session.commit()
+    except IntegrityError:  # a race with another writer (validation checked the lookups just before)
+        session.rollback()
+        return unprocessable("The record refers to something that no longer exists.", {"__all__": "Try again."})
+    return None
+
+
+def _register(object_key: str) -> None:
+    obj = API_OBJECTS[object_key]
+    model, public = obj.model, PUBLIC[object_key]
+    label = OBJECTS[object_key].label
+
+    def list_records(request: Request, session: SessionDep, user: CurrentUser):
+        try:
+            query = build_list_query(object_key, list(request.query_params.multi_items()))
+        except QueryError as exc:
+            return unprocessable("Invalid query parameters.", exc.errors)
+        total = session.execute(query.count()).scalar_one()
+        items = session.execute(query.rows()).scalars().all()
+        return {"total": total, "limit": query.limit, "offset": query.offset, "items": [to_public(object_key, r) for r in items]}
+
+    def get_record(record_id: int, session: SessionDep, user: CurrentUser):
+        return to_public(object_key, get_or_404(session, model, record_id, label))
+
+    def create_record(session: SessionDep, user: CurrentUser, clock: ClockDep, payload: Annotated[Any, Body()] = None):
+        data, problem = _payload(object_key, payload)
+        if problem:
+            return problem
+        owner_field = OWNER_FIELD.get(object_key, "owner_id")
+        if owner_field in fields(object_key) and data.get(owner_field) in (None, ""):
+            data = {**data, owner_field: user.id}
+        cleaned, errors = validate(object_key, data, session)
+        if errors:
+            return _invalid(object_key, errors)
+        values = {**DEFAULTS.get(object_key, {}), **cleaned}
+        values.update(derive(object_key, values, None, clock.now))
+        if object_key == "case":
+            values["case_number"] = _next_case_number(session)
+        record = model(**values)
+        stamp(record, user, clock, created=True)
+        session.add(record)
+        if (problem := _commit(session)) is not None:
+            return problem
+        session.refresh(record)
+        return JSONResponse(to_public(object_key, record), status_code=201, headers={"Location": f"/api/{obj.path}/{record.id}"})
+
+    def update_record(record_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep, payload: Annotated[Any, Body()] = None):
+        record = get_or_404(session, model, record_id, label)
+        data, problem = _payload(object_key, payload)
+        if problem:
+            return problem
+        cleaned, errors = validate(object_key, data, session, partial=True, record_id=record_id)
+        if errors:
+            return _invalid(object_key, errors)
+        cleaned.update(derive(object_key, cleaned, record, clock.now))
+        for name, value in cleaned.items():
+            setattr(record, name, value)
+        stamp(record, user, clock)
+        session.add(record)
+        if (problem := _commit(session)) is not None:
+            return problem
+        session.refresh(record)
+        return to_public(object_key, record)
+
+    def remove_record(record_id: int, session: SessionDep, user: CurrentUser):
+        get_or_404(session, model, record_id, label)
+        counts = delete_record(session, object_key, record_id)
+        session.commit()
+        return {"deleted": counts}
+
+    path = f"/{obj.path}"
+    plural = OBJECTS[object_key].plural
+    router.add_api_route(path, list_records, methods=["GET"], summary=f"List {plural.lower()}", name=f"api_list_{object_key}")
+    router.add_api_route(path, create_record, methods=["POST"], status_code=201, summary=f"Create a {label.lower()}", response_model=public, name=f"api_create_{object_key}")
+    router.add_api_route(path + "/{record_id}", get_record, methods=["GET"], summary=f"Get a {label.lower()}", response_model=public, name=f"api_get_{object_key}")
+    router.add_api_route(path + "/{record_id}", update_record, methods=["PATCH"], summary=f"Update a {label.lower()}", response_model=public, name=f"api_update_{object_key}")
+    router.add_api_route(path + "/{record_id}", remove_record, methods=["DELETE"], summary=f"Delete a {label.lower()} (and what goes with it)", name=f"api_delete_{object_key}")
+
+
+for _key in API_OBJECTS:
+    _register(_key)
+
+
+# -- type-ahead lookups: [{id, label, sublabel}], at most 10, sorted by name then id ------------------------------
+def _place(city: str | None, state: str | None, country: str | None) -> str:
+    return ", ".join(p for p in (city, state if country in (None, "United States", "Canada", "Australia") else country) if p)
+
+
+def _lookup_accounts(session, q: str) -> list[dict]:
+    query = select(Account)
+    if q:
+        query = query.where(search_condition(Account, ("name",), q))
+    rows = session.execute(query.order_by(Account.name, Account.id).limit(LOOKUP_LIMIT)).scalars()
+    return [{"id": a.id, "label": a.name, "sublabel": _place(a.billing_city, a.billing_state, a.billing_country)} for a in rows]
+
+
+def _lookup_people(model: type, session, q: str) -> list[dict]:
+    full = func.coalesce(model.first_name + " ", "") + model.last_name
+    query = select(model)
+    if q:
+        query = query.where(search_condition(model, ("first_name", "last_name", "email"), q))
+    rows = session.execute(query.order_by(full, model.id).limit(LOOKUP_LIMIT)).scalars().all()
+    if model is Lead:
+        return [{"id": r.id, "label": r.name, "sublabel": r.company} for r in rows]
+    accounts = _names(session, Account, {r.account_id for r in rows if r.account_id})
+    return [{"id": r.id, "label": r.name, "sublabel": " • ".join(p for p in (accounts.get(r.account_id), r.email) if p)} for r in rows]
+
+
+def _lookup_users(session, q: str) -> list[dict]:
+    full = User.first_name + " " + User.last_name
+    query = select(User).where(User.active.is_(True))
+    if q:
+        query = query.where(full.icontains(q.strip(), autoescape=True) | User.username.icontains(q.strip(), autoescape=True) | User.email.icontains(q.strip(), autoescape=True))
+    rows = session.execute(query.order_by(full, User.id).limit(LOOKUP_LIMIT)).scalars()
+    return [{"id": u.id, "label": u.name, "sublabel": u.title} for u in rows]
+
+
+def _lookup_opportunities(session, q: str) -> list[dict]:
+    query = select(Opportunity)
+    if q:
+        query = query.where(search_condition(Opportunity, ("name",), q))
+    rows = session.execute(query.order_by(Opportunity.name, Opportunity.id).limit(LOOKUP_LIMIT)).scalars().all()
+    accounts = _names(session, Account, {r.account_id for r in rows if r.account_id})
+    return [{"id": r.id, "label": r.name, "sublabel": " • ".join(p for p in (accounts.get(r.account_id), r.stage) if p)} for r in rows]
+
+
+def _lookup_cases(session, q: str) -> list[dict]:
+    query = select(Case)
+    if q:
+        query = query.where(search_condition(Case, ("case_number", "subject"), q))
+    rows = session.execute(query.order_by(Case.case_number, Case.id).limit(LOOKUP_LIMIT)).scalars()
+    return [{"id": c.id, "label": c.case_number, "sublabel": c.subject} for c in rows]
+
+
+def _names(session, model: type, ids: set[int]) -> dict[int, str]:
+    if not ids:
+        return {}
+    return dict(session.execute(select(model.id, model.name).where(model.id.in_(sorted(ids)))).all())
+
+
+LOOKUPS = {
+    "accounts": _lookup_accounts,
+    "contacts": lambda s, q: _lookup_people(Contact, s, q),
+    "leads": lambda s, q: _lookup_people(Lead, s, q),
+    "users": _lookup_users,
+    "opportunities": _lookup_opportunities,
+    "cases": _lookup_cases,
+}
+SINGULAR = {"account": "accounts", "contact": "contacts", "lead": "leads", "user": "users", "opportunity": "opportunities", "case": "cases"}
+
+
+@router.get("/lookup/{object_name}", summary="Type-ahead search for lookup fields")
+def lookup(object_name: str, session: SessionDep, user: CurrentUser, q: str = "") -> list[dict]:
+    fn = LOOKUPS.get(SINGULAR.get(object_name, object_name))
+    if fn is None:
+        raise HTTPException(404, f"No lookup for '{object_name}'. Use one of: {', '.join(LOOKUPS)}.")
+    return fn(session, q.strip())
