@@ -76,6 +76,9 @@ def install_error_handlers(app: FastAPI) -> None:
         if wants_json(request):
             return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=getattr(exc, "headers", None))
         _attach_user(request)
+        if getattr(request.state, "user", None) is None and request.app.state.spec is not None and getattr(request.state, "world", None) is not None:
+            # Like a real app, nothing but the sign-in page is shown to someone signed out.
+            return RedirectResponse(signin_url(request), status_code=303)
         template = "ui/not_found.html" if exc.status_code == 404 else "ui/http_error.html"
         return render(request, template, status_code=exc.status_code, status=exc.status_code, detail=exc.detail)
 

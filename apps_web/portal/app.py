@@ -62,7 +62,10 @@ def _router() -> APIRouter:
         return render(request, "portal/launcher.html", world_meta=world.meta)
 
     @router.get("/signin")
-    def signin_page(request: Request, world: WorldDep, next: str = "/") -> Response:
+    def signin_page(request: Request, world: WorldDep, user: OptionalUser, next: str = "/") -> Response:
+        if user is not None:  # already signed in: hand the session to the app at once, like an IdP
+            data = request.app.state.host.signer.load_session(request.cookies.get(SESSION_COOKIE))
+            return _signed_in_response(request, data, next)
         with Session(world.engine) as session:
             samples = session.exec(select(User).where(User.active == True).order_by(User.id).limit(6)).all()  # noqa: E712
         return render(request, "portal/signin.html", next=next, error=None, username="", samples=samples, default_password=DEFAULT_PASSWORD, world_meta=world.meta)

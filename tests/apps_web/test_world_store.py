@@ -1,0 +1,83 @@
+"""World store: cached templates, millisecond forks, isolation between worlds, drop and clean-up."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from apps_web.world import InvalidWorldId, UnknownWorld, WorldStore
+
+
+def test_create_forks_a_template_and_reuses_the_cache(store: WorldStore) -> None:
+    a = store.create(seed=0)
+    template = store.template_path(0, 1)
+    built_at = template.stat().st_mtime_ns
+    b = store.create(seed=0)
+    assert template.stat().st_mtime_ns == built_at  # not rebuilt
+    assert a.id != b.id and a.path != b.path
+    assert a.meta.seed == 0 and a.meta.version == store.version
+    assert store.diff(a, b).is_empty
+
+
+def test_worlds_are_isolated(store: WorldStore) -> None:
+    a, b = store.create(seed=0), store.create(seed=0)
+    with a.connect(readonly=False) as conn:
+        conn.execute("UPDATE identity_user SET title = 'Changed in A' WHERE id = 1")
+    with b.connect() as conn:
+        assert conn.execute("SELECT title FROM identity_user WHERE id = 1").fetchone()[0] != "Changed in A"
+    diff = store.diff(b, a)
+    assert diff.summary() == ["identity_user #1: title changed"]
+    assert a.changes_since(0)[0].summary() == diff.summary()
+
+
+def test_seeds_give_different_companies(store: WorldStore) -> None:
+    a, b = store.create(seed=0), store.create(seed=1)
+    assert a.meta.company != b.meta.company
+    with a.connect() as ca, b.connect() as cb:
+        assert ca.execute("SELECT username FROM identity_user ORDER BY id").fetchall() != cb.execute("SELECT username FROM identity_user ORDER BY id").fetchall()
+
+
+def test_same_seed_same_world_across_stores(tmp_path) -> None:  # noqa: ANN001
+    one = WorldStore(tmp_path / "one").template(seed=3)
+    two = WorldStore(tmp_path / "two").template(seed=3)
+    assert one.read_bytes() == two.read_bytes()
+
+
+def test_snapshot_drop_and_unknown(store: WorldStore) -> None:
+    w = store.create(seed=0)
+    snap = store.snapshot(w)
+    assert store.diff(snap, w).is_empty
+    store.drop(w)
+    with pytest.raises(UnknownWorld, match="never created or has been dropped"):
+        store.get(w.id)
+    assert w.id not in store.list()
+
+
+@pytest.mark.parametrize("bad", ["", "../etc", "a b", "x" * 65, "-lead", "w/1"])
+def test_malformed_world_ids(store: WorldStore, bad: str) -> None:
+    with pytest.raises(InvalidWorldId, match="malformed world id"):
+        store.path(bad)
+
+
+def test_bad_seed_and_scale(store: WorldStore) -> None:
+    with pytest.raises(ValueError, match="seed"):
+        store.create(seed=-1)
+    with pytest.raises(ValueError, match="scale"):
+        store.create(seed=0, scale=0)
+
+
+def test_cleanup_removes_stale_worlds_only(store: WorldStore) -> None:
+    old, fresh = store.create(seed=0), store.create(seed=0)
+    past = time.time() - 3 * 24 * 3600
+    os.utime(old.path, (past, past))
+    store.cleanup(max_age_s=24 * 3600)
+    assert not store.exists(old.id) and store.exists(fresh.id)
+    assert store.template_path(0, 1).exists()
+
+
+def test_world_clock_is_frozen(store: WorldStore) -> None:
+    w = store.create(seed=0)
+    assert w.clock.now == store.get(w.id).clock.now
+    assert w.clock.today.isoformat() == "2026-03-16"
