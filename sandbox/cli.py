@@ -1,6 +1,9 @@
-"""The `sandbox` command line."""
+"""The `sandbox` command line. Each module in ``sandbox/commands`` adds its commands via ``register(app)``."""
 
 from __future__ import annotations
+
+import importlib
+import pkgutil
 
 import typer
 
@@ -10,21 +13,21 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
+    rich_markup_mode="rich",
 )
 
 
-@app.command()
-def serve(
-    port: int = typer.Option(8765, "--port", "-p", help="Port of the app host (portal at localhost:PORT, apps at <app>.localhost:PORT)."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the world to serve; the same seed always gives the same company."),
-    scale: int = typer.Option(1, "--scale", help="Size of the generated world (1 = default)."),
-    fresh: bool = typer.Option(False, "--fresh", help="Start from a fresh copy of the world instead of keeping earlier changes."),
-    host: str = typer.Option("127.0.0.1", "--host", help="Interface to listen on."),
-) -> None:
-    """Start the app host for people to browse, and print the URLs."""
-    from .serve import serve as run
+def _load_commands() -> None:
+    from . import commands
 
-    run(port=port, seed=seed, scale=scale, fresh=fresh, host=host)
+    for mod in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{commands.__name__}.{mod.name}")
+        register = getattr(module, "register", None)
+        if register is not None:
+            register(app)
+
+
+_load_commands()
 
 
 def main() -> None:

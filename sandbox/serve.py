@@ -16,7 +16,7 @@ def serve(*, port: int, seed: int = 0, scale: int = 1, fresh: bool = False, host
     from apps_web.world import WorldStore
 
     console = Console()
-    store = store_ = WorldStore()
+    store = WorldStore()
     world_id = f"serve-s{seed}-x{scale}"
     with console.status(f"Preparing world (seed {seed}, scale {scale})..."):
         if fresh or not store.exists(world_id):
@@ -25,7 +25,7 @@ def serve(*, port: int, seed: int = 0, scale: int = 1, fresh: bool = False, host
         if world.meta.version != store.version:  # generator changed since: rebuild the world
             world = store.create(seed=seed, scale=scale, world_id=world_id)
     secret = os.environ.get("SANDBOX_SECRET") or secrets.token_hex(32)
-    app = create_host(store_, secret=secret, default_world=world.id)
+    app = create_host(store, secret=secret, default_world=world.id)
     console.print(f"[bold]CUA Sandbox[/bold]: {world.meta.company} (world [cyan]{world.id}[/cyan], seed {seed})")
     console.print(f"  portal   http://localhost:{port}/")
     for spec in registry.discover():
