@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import Browser, expect
+from sqlmodel import select
 
 from apps_web.identity.models import User
 
@@ -71,7 +72,7 @@ def test_two_worlds_never_see_each_other(browser: Browser, live_host) -> None:
             expect(page.get_by_label("Title")).to_have_value(f"{tag}-{i}")
     for world, tag in ((w1, "one"), (w2, "two")):
         with world.session() as s:
-            u = s.query(User).filter(User.username == user).one()
+            u = s.exec(select(User).where(User.username == user)).one()
             assert u.title == f"{tag}-24"
     c1.close()
     c2.close()
