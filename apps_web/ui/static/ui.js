@@ -6,11 +6,13 @@
   const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 
   // ---- menus: a button[data-menu] toggles the .menu that follows it -----------------------------
+  // The menu is the .menu of the button's .menu-wrap (the button may sit in a heading inside it).
+  const menuOf = (btn) => (btn.closest(".menu-wrap") || btn.parentElement).querySelector(".menu");
   function closeMenus(except) {
     $$("[data-menu][aria-expanded='true']").forEach((btn) => {
       if (btn === except) return;
       btn.setAttribute("aria-expanded", "false");
-      const menu = btn.parentElement.querySelector(".menu");
+      const menu = menuOf(btn);
       if (menu) menu.hidden = true;
     });
   }
@@ -18,7 +20,7 @@
     const btn = ev.target.closest("[data-menu]");
     if (btn) {
       ev.preventDefault();
-      const menu = btn.parentElement.querySelector(".menu");
+      const menu = menuOf(btn);
       const open = btn.getAttribute("aria-expanded") !== "true";
       closeMenus(btn);
       btn.setAttribute("aria-expanded", String(open));
@@ -46,7 +48,9 @@
     if (closer) { const dlg = closer.closest("dialog"); if (dlg) { ev.preventDefault(); dlg.close(); } }
   });
   function focusFirst(dlg) {
-    const el = dlg.querySelector("[autofocus], .has-error input, .has-error select, input:not([type=hidden]), select, textarea");
+    // An explicit autofocus wins, then the first field in error, then the first visible field.
+    const typed = "input:not([type=hidden]):not([hidden]), select, textarea";
+    const el = dlg.querySelector("[autofocus]") || dlg.querySelector(typed.split(", ").map((s) => ".has-error " + s).join(", ")) || dlg.querySelector(typed);
     if (el) el.focus();
   }
 

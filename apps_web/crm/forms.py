@@ -1,0 +1,341 @@
+"""Create/edit forms of the CRM objects: field layouts (Salesforce sections), parsing and saving.
+
+The form is one dialog partial, ``crm/_record_form.html``, fed by a ``RecordForm`` from
+``build_form``. Posted values are parsed with ``parse_form`` (only the layout's fields: nothing else
+of the request reaches the model), checked by ``validation.validate`` and written by ``save_record``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any, Mapping
+
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from ..identity.models import User
+from ..world import WorldClock
+from . import picklists as P
+from .common import stamp
+from .models import Case
+from .objects import OBJECTS
+
+
+@dataclass(frozen=True)
+class FormField:
+    name: str  # model column
+    label: str
+    kind: str = "text"  # text textarea email phone url picklist lookup date currency number percent
+    required: bool = False
+    options: tuple[str, ...] = ()
+    lookup: str | None = None  # object key of a lookup: account, contact, user
+    full: bool = False  # spans both columns
+    help: str = ""
+
+
+def F(name: str, label: str, kind: str = "text", *, options: Any = (), **kw: Any) -> FormField:  # noqa: N802
+    return FormField(name, label, kind, options=tuple(options), **kw)
+
+
+Section = tuple[str, tuple[FormField, ...]]
+
+# Fields run left column, right column, left, right... as in a Salesforce two-column section.
+LAYOUTS: dict[str, tuple[Section, ...]] = {
+    "account": (
+        ("Account Information", (
+            F("owner_id", "Account Owner", "lookup", lookup="user", required=True), F("rating", "Rating", "picklist", options=P.RATINGS),
+            F("name", "Account Name", required=True), F("phone", "Phone", "phone"),
+            F("parent_id", "Parent Account", "lookup", lookup="account"), F("website", "Website", "url"),
+            F("type", "Type", "picklist", options=P.ACCOUNT_TYPES), F("industry", "Industry", "picklist", options=P.INDUSTRIES),
+            F("employees", "Employees", "number"), F("annual_revenue", "Annual Revenue", "currency"),
+        )),
+        ("Address Information", (
+            F("billing_street", "Billing Street", "textarea", full=True),
+            F("billing_city", "Billing City"), F("billing_state", "Billing State/Province"),
+            F("billing_postal_code", "Billing Zip/Postal Code"), F("billing_country", "Billing Country"),
+        )),
+        ("Description Information", (F("description", "Description", "textarea", full=True),)),
+    ),
+    "contact": (
+        ("Contact Information", (
+            F("owner_id", "Contact Owner", "lookup", lookup="user", required=True), F("phone", "Phone", "phone"),
+            F("salutation", "Salutation", "picklist", options=P.SALUTATIONS), F("mobile", "Mobile", "phone"),
+            F("first_name", "First Name"), F("email", "Email", "email"),
+            F("last_name", "Last Name", required=True), F("title", "Title"),
+            F("account_id", "Account Name", "lookup", lookup="account"), F("department", "Department"),
+            F("reports_to_id", "Reports To", "lookup", lookup="contact"), F("lead_source", "Lead Source", "picklist", options=P.LEAD_SOURCES),
+        )),
+        ("Address Information", (
+            F("mailing_city", "Mailing City"), F("mailing_state", "Mailing State/Province"),
+            F("mailing_country", "Mailing Country"),
+        )),
+        ("Description Information", (F("description", "Description", "textarea", full=True),)),
+    ),
+    "lead": (
+        ("Lead Information", (
+            F("owner_id", "Lead Owner", "lookup", lookup="user", required=True), F("phone", "Phone", "phone"),
+            F("salutation", "Salutation", "picklist", options=P.SALUTATIONS), F("email", "Email", "email"),
+            F("first_name", "First Name"), F("status", "Lead Status", "picklist", options=P.LEAD_OPEN_STATUSES + ["Closed - Not Converted"], required=True),
+            F("last_name", "Last Name", required=True), F("rating", "Rating", "picklist", options=P.RATINGS),
+            F("company", "Company", required=True), F("title", "Title"),
+            F("industry", "Industry", "picklist", options=P.INDUSTRIES), F("source", "Lead Source", "picklist", options=P.LEAD_SOURCES),
+        )),
+        ("Address Information", (
+            F("city", "City"), F("state", "State/Province"), F("country", "Country"),
+        )),
+        ("Additional Information", (
+            F("employees", "No. of Employees", "number"), F("annual_revenue", "Annual Revenue", "currency"),
+        )),
+        ("Description Information", (F("description", "Description", "textarea", full=True),)),
+    ),
+    "opportunity": (
+        ("Opportunity Information", (
+            F("owner_id", "Opportunity Owner", "lookup", lookup="user", required=True), F("amount", "Amount", "currency"),
+            F("name", "Opportunity Name", required=True), F("close_date", "Close Date", "date", required=True),
+            F("account_id", "Account Name", "lookup", lookup="account"), F("stage", "Stage", "picklist", options=P.STAGE_NAMES, required=True),
+            F("type", "Type", "picklist", options=P.OPPORTUNITY_TYPES), F("probability", "Probability (%)", "percent", help="Defaults to the stage's probability."),
+            F("lead_source", "Lead Source", "picklist", options=P.LEAD_SOURCES), F("next_step", "Next Step"),
+        )),
+        ("Description Information", (F("description", "Description", "textarea", full=True),)),
+    ),
+    "case": (
+        ("Case Information", (
+            F("owner_id", "Case Owner", "lookup", lookup="user", required=True), F("status", "Status", "picklist", options=P.CASE_STATUSES, required=True),
+            F("contact_id", "Contact Name", "lookup", lookup="contact"), F("priority", "Priority", "picklist", options=P.CASE_PRIORITIES, required=True),
+            F("account_id", "Account Name", "lookup", lookup="account"), F("origin", "Case Origin", "picklist", options=P.CASE_ORIGINS),
+            F("type", "Type", "picklist", options=P.CASE_TYPES), F("reason", "Case Reason", "picklist", options=P.CASE_REASONS),
+        )),
+        ("Description Information", (
+            F("subject", "Subject", required=True, full=True), F("description", "Description", "textarea", full=True),
+        )),
+    ),
+}
+
+# What a new record starts with (before the user's prefill).
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "lead": {"status": "Open - Not Contacted"},
+    "case": {"status": "New", "priority": "Medium"},
+}
+
+
+def form_fields(object_key: str) -> list[FormField]:
+    return [f for _title, fields in LAYOUTS[object_key] for f in fields]
+
+
+def display_name(object_key: str, record: Any) -> str:
+    """How a record is named in titles and toasts."""
+    if object_key == "case":
+        return record.case_number
+    return record.name
+
+
+# -- the form a template renders ---------------------------------------------------------------------
+@dataclass
+class FieldState:
+    field: FormField
+    value: str  # as the input shows it
+    label: str = ""  # a lookup's selected record name
+    error: str | None = None
+
+    @property
+    def required(self) -> bool:
+        return self.field.required
+
+
+@dataclass
+class RecordForm:
+    object_key: str
+    mode: str  # create | edit | clone
+    title: str
+    action: str
+    dialog_id: str
+    sections: list[tuple[str, list[FieldState]]]
+    errors: dict[str, str] = field(default_factory=dict)
+    open: bool = False  # opened on page load (after a validation error, or Save & New)
+    return_to: str = ""
+    origin: str = ""  # where the form was opened: "list" re-renders the list on errors
+    save_and_new: bool = True
+
+    @property
+    def info(self):  # noqa: ANN201
+        return OBJECTS[self.object_key]
+
+    @property
+    def error_labels(self) -> list[str]:
+        return [s.field.label for _t, states in self.sections for s in states if s.error]
+
+    @property
+    def autofocus(self) -> str | None:
+        """The field focused when the dialog opens: the first required one that is typed in."""
+        if self.errors:
+            return None  # the first field in error gets the focus instead
+        for _t, states in self.sections:
+            for s in states:
+                if s.field.required and s.field.kind != "lookup":
+                    return s.field.name
+        return None
+
+    @property
+    def stage_probability(self) -> dict[str, int]:
+        return P.STAGE_PROBABILITY
+
+
+def _as_input(value: Any, kind: str) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (date, datetime)):
+        return value.strftime("%Y-%m-%d")
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def lookup_labels(session: Session, wanted: dict[str, set[int]]) -> dict[tuple[str, int], str]:
+    """Names of the records lookups point at, one query per object."""
+    out: dict[tuple[str, int], str] = {}
+    for key, ids in wanted.items():
+        ids = {i for i in ids if i}
+        if not ids:
+            continue
+        model = User if key == "user" else OBJECTS[key].model
+        for rec in session.exec(select(model).where(model.id.in_(ids))).all():
+            out[(key, rec.id)] = display_name(key, rec) if key != "user" else rec.name
+    return out
+
+
+def _to_int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def build_form(
+    session: Session,
+    object_key: str,
+    *,
+    mode: str = "create",
+    record: Any = None,
+    values: Mapping[str, Any] | None = None,
+    errors: Mapping[str, str] | None = None,
+    user: User | None = None,
+    action: str | None = None,
+    return_to: str = "",
+    origin: str = "",
+    open: bool = False,  # noqa: A002
+    dialog_id: str | None = None,
+) -> RecordForm:
+    """The create/edit/clone dialog of ``object_key``.
+
+    ``values`` prefill or override fields (posted values after an error, or e.g. ``{"account_id": 5}``
+    for a new contact from its account); ``record`` gives the current values for edit and clone.
+    """
+    info = OBJECTS[object_key]
+    current: dict[str, Any] = {}
+    if mode == "create":
+        current.update(DEFAULTS.get(object_key, {}))
+        if user is not None:
+            current["owner_id"] = user.id
+    if record is not None:
+        current.update({f.name: getattr(record, f.name) for f in form_fields(object_key)})
+        if mode == "clone" and user is not None:
+            current["owner_id"] = user.id
+    if values:
+        current.update(values)
+    errors = dict(errors or {})
+    wanted: dict[str, set[int]] = {}
+    for f in form_fields(object_key):
+        if f.kind == "lookup" and _to_int(current.get(f.name)):
+            wanted.setdefault(f.lookup, set()).add(_to_int(current.get(f.name)))
+    labels = lookup_labels(session, wanted)
+    sections = []
+    for title, fields in LAYOUTS[object_key]:
+        states = []
+        for f in fields:
+            raw = current.get(f.name)
+            label = labels.get((f.lookup, _to_int(raw)), "") if f.kind == "lookup" else ""
+            value = _as_input(raw, f.kind)
+            if f.kind == "lookup" and not label:
+                value = ""  # a deleted or unknown record: show the search box again
+            states.append(FieldState(f, value, label, errors.get(f.name)))
+        sections.append((title, states))
+    if mode == "edit":
+        title = f"Edit {display_name(object_key, record)}"
+        action = action or f"{info.path}/{record.id}/edit"
+    else:
+        title = f"New {info.label}"
+        action = action or info.path
+    return RecordForm(
+        object_key=object_key,
+        mode=mode,
+        title=title,
+        action=action,
+        dialog_id=dialog_id or f"{mode}-{object_key}",
+        sections=sections,
+        errors=errors,
+        open=open or bool(errors),
+        return_to=return_to,
+        origin=origin,
+        save_and_new=mode != "edit",
+    )
+
+
+# -- parsing and saving --------------------------------------------------------------------------------
+def parse_form(object_key: str, form: Mapping[str, Any]) -> dict[str, str]:
+    """The posted values of the layout's fields (trimmed strings); other keys are ignored."""
+    out = {}
+    for f in form_fields(object_key):
+        raw = form.get(f.name)
+        out[f.name] = raw.strip() if isinstance(raw, str) else ""
+    return out
+
+
+def _next_case_number(session: Session) -> str:
+    top = session.exec(select(func.max(Case.case_number))).one()  # zero-padded: text order is number order
+    return f"{int(top) + 1 if top and top.isdigit() else 1001:08d}"
+
+
+def apply_rules(object_key: str, cleaned: dict[str, Any], record: Any, clock: WorldClock) -> None:
+    """Add the values a save sets by itself (``validation.derive``: probability and forecast category
+    from the stage, a case's closed time) to ``cleaned``, in place."""
+    from .validation import derive
+
+    cleaned.update(derive(object_key, cleaned, record, clock.now))
+
+
+def save_record(
+    session: Session,
+    object_key: str,
+    raw: dict[str, str],
+    *,
+    user: User,
+    clock: WorldClock,
+    record: Any = None,
+) -> tuple[Any, dict[str, str]]:
+    """Validate and write a create (``record`` None) or an edit. Returns (record, {}) or (None, errors).
+
+    Nothing is written when there is any error.
+    """
+    from .validation import REQUIRED, validate
+
+    cleaned, errors = validate(object_key, raw, session, record_id=getattr(record, "id", None))
+    if "owner_id" in raw and not raw["owner_id"] and "owner_id" not in errors:
+        errors["owner_id"] = REQUIRED  # every record has an owner, as in Salesforce
+    if errors:
+        return None, errors
+    apply_rules(object_key, cleaned, record, clock)
+    created = record is None
+    if created:
+        model = OBJECTS[object_key].model
+        if object_key == "case":
+            cleaned["case_number"] = _next_case_number(session)
+        record = model(**cleaned)
+    else:
+        for key, value in cleaned.items():
+            setattr(record, key, value)
+    stamp(record, user, clock, created=created)
+    session.add(record)
+    session.commit()
+    session.refresh(record)
+    return record, {}
