@@ -266,3 +266,36 @@ def test_deleting_a_contact_clears_lookups_to_it(fresh) -> None:
     assert one(world, "SELECT count(*) FROM crm_contact WHERE reports_to_id = ?", contact)[0] == 0
     with world.connect() as conn:
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+
+
+def test_deleting_an_opportunity_clears_the_converted_lead_link(fresh) -> None:
+    world, client, _ = fresh
+    lead_id, opp_id = one(world, "SELECT id, converted_opportunity_id FROM crm_lead WHERE converted_opportunity_id IS NOT NULL ORDER BY id")
+    roles = one(world, "SELECT count(*) FROM crm_opportunity_contact_role WHERE opportunity_id = ?", opp_id)[0]
+    res = client.delete(f"/api/opportunities/{opp_id}")
+    assert res.status_code == 200 and res.json()["deleted"]["opportunity"] == 1
+    assert one(world, "SELECT converted_opportunity_id, converted_contact_id IS NOT NULL FROM crm_lead WHERE id = ?", lead_id) == (None, 1)
+    assert roles >= 1 and one(world, "SELECT count(*) FROM crm_opportunity_contact_role WHERE opportunity_id = ?", opp_id)[0] == 0
+    assert one(world, "SELECT count(*) FROM crm_activity WHERE related_type = 'opportunity' AND related_id = ?", opp_id)[0] == 0
+
+
+def test_validate_accepts_form_strings(shared) -> None:
+    """The UI posts strings: blanks become None, numbers and dates are parsed as people type them."""
+    from apps_web.crm.validation import validate
+
+    world, _ = shared
+    with world.session() as session:
+        account_id = one(world, "SELECT min(id) FROM crm_account")[0]
+        cleaned, errors = validate("opportunity", {
+            "name": " Big deal ", "stage": "Prospecting", "close_date": "4/30/2026", "amount": "$1,200.50",
+            "probability": "", "account_id": str(account_id), "description": "", "owner_id": "",
+        }, session)
+        assert errors == {}
+        assert cleaned == {"name": "Big deal", "stage": "Prospecting", "close_date": __import__("datetime").date(2026, 4, 30), "amount": 1200.5,
+                           "probability": None, "account_id": account_id, "description": None, "owner_id": None}
+        _, errors = validate("opportunity", {"name": "", "stage": "", "close_date": ""}, session)
+        assert errors == {"name": "Complete this field.", "stage": "Complete this field.", "close_date": "Complete this field."}
+        _, errors = validate("account", {"parent_id": str(account_id)}, session, partial=True, record_id=account_id)
+        assert "parent_id" in errors  # its own parent
+        cleaned, errors = validate("contact", {"email": "a@b.co"}, session, partial=True)
+        assert errors == {} and cleaned == {"email": "a@b.co"}

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
+import sys
 import time
 from datetime import date, datetime
 from pathlib import Path
@@ -185,3 +188,14 @@ def test_same_seed_same_database_other_seed_other_data(tmp_path: Path) -> None:
         assert rows_a[table] != other[table], table
     names_a = {r[3] for r in rows_a["crm_account"]}
     assert len(names_a & {r[3] for r in other["crm_account"]}) < len(names_a) / 2
+
+
+def test_rows_do_not_depend_on_the_process_hash_seed(tmp_path: Path) -> None:
+    """Set iteration order changes with PYTHONHASHSEED: a generator that leaks it is not deterministic."""
+    code = "import sys; from apps_web.world import WorldStore; print(WorldStore(sys.argv[1]).template(5, 1))"
+    paths = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        out = subprocess.run([sys.executable, "-c", code, str(tmp_path / hash_seed)], env=env, check=True, capture_output=True, text=True, cwd=Path(__file__).parents[3])
+        paths.append(Path(out.stdout.strip()))
+    assert _rows(paths[0]) == _rows(paths[1])
