@@ -1,0 +1,197 @@
+"""Opportunity board (Kanban) in real Chromium: mouse drag, drag_to, keyboard, "Move to" menu; DB checks."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from apps_web.crm.picklists import OPEN_STAGES, STAGE_FORECAST, STAGE_PROBABILITY
+from apps_web.ui import money
+
+pytestmark = pytest.mark.browser
+
+
+def rep_of(world) -> tuple[int, str]:
+    with world.connect() as conn:
+        return conn.execute("SELECT id, username FROM identity_user WHERE role = 'sales_rep' ORDER BY id").fetchone()
+
+
+@pytest.fixture()
+def world(live_host):
+    return live_host.world()  # a fresh world per test: every test moves cards
+
+
+@pytest.fixture()
+def page(browser, live_host, world):
+    context = live_host.new_context(browser, world, rep_of(world)[1])
+    page = context.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.dialogs = dialogs
+    yield page
+    context.close()
+
+
+def opp_row(world, opp_id: int) -> tuple:
+    with world.connect() as conn:
+        return conn.execute("SELECT stage, probability, forecast_category, updated_at FROM crm_opportunity WHERE id = ?", (opp_id,)).fetchone()
+
+
+def first_in(world, stage: str) -> tuple[int, str]:
+    with world.connect() as conn:
+        return conn.execute("SELECT id, name FROM crm_opportunity WHERE stage = ? ORDER BY close_date, id LIMIT 1", (stage,)).fetchone()
+
+
+def column(page: Page, stage: str):
+    return page.locator(f'.kanban-col[data-stage="{stage}"]')
+
+
+def expect_column_matches_db(page: Page, world, stage: str, owner_id: int | None = None) -> None:
+    sql = "SELECT count(*), coalesce(sum(amount), 0) FROM crm_opportunity WHERE stage = ?"
+    args: tuple = (stage,)
+    if owner_id is not None:
+        sql += " AND owner_id = ?"
+        args += (owner_id,)
+    with world.connect() as conn:
+        n, total = conn.execute(sql, args).fetchone()
+    col = column(page, stage)
+    expect(col.locator(".kanban-count")).to_have_text(f"({n})")
+    expect(col.locator(".kanban-total")).to_have_text(money(total))
+    expect(col.locator(".kanban-card")).to_have_count(n)
+
+
+def expect_moved(world, opp_id: int, stage: str) -> None:
+    stage_now, probability, forecast, updated_at = opp_row(world, opp_id)
+    assert (stage_now, probability, forecast) == (stage, STAGE_PROBABILITY[stage], STAGE_FORECAST[stage])
+    assert updated_at.startswith(world.clock.now.strftime("%Y-%m-%d %H:%M"))  # stamped with the world clock
+
+
+def open_board(page: Page, live_host, query: str = "") -> None:
+    page.goto(live_host.url("crm", "/opportunities/board" + query))
+    expect(page.get_by_role("heading", level=1)).to_have_text(re.compile("Opportunities"))
+
+
+def test_columns_show_stage_counts_and_totals(page: Page, live_host, world) -> None:
+    open_board(page, live_host)
+    stages = page.locator(".kanban-col .stage-name")
+    expect(stages).to_have_text(OPEN_STAGES + ["Closed Won", "Closed Lost"])
+    for stage in OPEN_STAGES + ["Closed Won", "Closed Lost"]:
+        expect_column_matches_db(page, world, stage)
+    # The list view links here and back ("Display as").
+    expect(page.get_by_role("link", name="Display as Table")).to_have_attribute("href", "/opportunities")
+    page.get_by_role("link", name="Hide Closed Stages").click()
+    expect(page.locator(".kanban-col")).to_have_count(len(OPEN_STAGES))
+
+
+def test_my_opportunities_filter(page: Page, live_host, world) -> None:
+    user_id, _ = rep_of(world)
+    open_board(page, live_host)
+    page.get_by_role("link", name="My Opportunities").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("My Opportunities")
+    with world.connect() as conn:
+        mine = [r[0] for r in conn.execute("SELECT id FROM crm_opportunity WHERE owner_id = ? ORDER BY id", (user_id,))]
+    cards = page.locator(".kanban-card")
+    expect(cards).to_have_count(len(mine))
+    assert sorted(int(x) for x in cards.evaluate_all("els => els.map(e => e.dataset.id)")) == mine
+    for stage in OPEN_STAGES:
+        expect_column_matches_db(page, world, stage, owner_id=user_id)
+
+
+def test_drag_with_the_mouse_moves_the_card_and_saves(page: Page, live_host, world) -> None:
+    opp_id, name = first_in(world, "Prospecting")
+    open_board(page, live_host)
+    card = page.locator(f'.kanban-card[data-id="{opp_id}"]')
+    target = column(page, "Value Proposition")
+    src, dst = card.bounding_box(), target.locator(".kanban-cards").bounding_box()
+    page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + 60, steps=8)
+    expect(target).to_have_class(re.compile("drop-target"))
+    expect(target.locator(".drop-indicator")).to_be_visible()  # where the card will land
+    with page.expect_response(re.compile(rf"/opportunities/board/{opp_id}/move$")) as response:
+        page.mouse.up()
+    assert response.value.ok
+    expect(target.locator(f'.kanban-card[data-id="{opp_id}"]')).to_be_visible()
+    expect(page.locator(".drop-indicator")).to_have_count(0)
+    expect(page).to_have_url(re.compile(r"/opportunities/board$"))  # the press on the title link did not navigate
+    expect_moved(world, opp_id, "Value Proposition")
+    expect_column_matches_db(page, world, "Value Proposition")
+    expect_column_matches_db(page, world, "Prospecting")
+    expect(page.locator("#kanban-live")).to_have_text(f"{name} moved to Value Proposition. Probability 50%.")
+    page.reload()  # the server agrees with what the page showed
+    expect(column(page, "Value Proposition").locator(f'.kanban-card[data-id="{opp_id}"]')).to_be_visible()
+
+
+def test_drag_to_locator_and_drop_back_home_changes_nothing(page: Page, live_host, world) -> None:
+    opp_id, _ = first_in(world, "Needs Analysis")
+    before = opp_row(world, opp_id)
+    open_board(page, live_host)
+    card = page.locator(f'.kanban-card[data-id="{opp_id}"]')
+    # Dropped on its own column: nothing is saved.
+    card.drag_to(column(page, "Needs Analysis").locator(".kanban-col-header"))
+    assert opp_row(world, opp_id) == before
+    with page.expect_response(re.compile(r"/move$")):
+        card.drag_to(column(page, "Qualification").locator(".kanban-col-header"))
+    expect(column(page, "Qualification").locator(f'.kanban-card[data-id="{opp_id}"]')).to_be_visible()
+    expect_moved(world, opp_id, "Qualification")
+    expect_column_matches_db(page, world, "Qualification")
+    expect_column_matches_db(page, world, "Needs Analysis")
+
+
+def test_keyboard_pick_up_move_and_drop(page: Page, live_host, world) -> None:
+    opp_id, name = first_in(world, "Qualification")
+    before = opp_row(world, opp_id)
+    open_board(page, live_host)
+    card = page.locator(f'.kanban-card[data-id="{opp_id}"]')
+    live = page.locator("#kanban-live")
+    card.focus()
+    page.keyboard.press("Space")
+    expect(live).to_contain_text(f"Picked up {name} in Qualification")
+    page.keyboard.press("ArrowRight")
+    expect(live).to_have_text("Needs Analysis, stage 3 of 10.")
+    expect(column(page, "Needs Analysis")).to_have_class(re.compile("drop-target"))
+    page.keyboard.press("Escape")  # cancel: nothing saved
+    expect(live).to_have_text(f"Move of {name} cancelled.")
+    assert opp_row(world, opp_id) == before
+
+    card.focus()
+    page.keyboard.press("Space")
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    expect(live).to_have_text("Perception Analysis, stage 6 of 10.")
+    with page.expect_response(re.compile(r"/move$")):
+        page.keyboard.press("Enter")
+    expect(live).to_have_text(f"{name} moved to Perception Analysis. Probability 70%.")
+    expect(column(page, "Perception Analysis").locator(f'.kanban-card[data-id="{opp_id}"]')).to_be_focused()
+    expect_moved(world, opp_id, "Perception Analysis")
+    expect_column_matches_db(page, world, "Perception Analysis")
+    expect_column_matches_db(page, world, "Qualification")
+
+
+def test_move_to_menu_closes_won_directly(page: Page, live_host, world) -> None:
+    opp_id, name = first_in(world, "Negotiation/Review")
+    open_board(page, live_host, "?scope=all")
+    card = page.locator(f'.kanban-card[data-id="{opp_id}"]')
+    card.get_by_role("button", name=f"Move {name} to another stage").click()
+    menu = card.get_by_role("menu", name="Move to")
+    expect(menu).to_be_visible()
+    expect(menu.get_by_role("menuitem", name="Negotiation/Review")).to_be_disabled()  # where it is now
+    menu.get_by_role("menuitem", name="Closed Won").click()
+    expect(page.locator(".toast")).to_contain_text(f'Stage changed to "Closed Won" for "{name}".')
+    expect(page).to_have_url(re.compile(r"/opportunities/board\?scope=all&closed=1$"))
+    expect(column(page, "Closed Won").locator(f'.kanban-card[data-id="{opp_id}"]')).to_be_visible()
+    expect_moved(world, opp_id, "Closed Won")
+    expect_column_matches_db(page, world, "Closed Won")
+    expect_column_matches_db(page, world, "Negotiation/Review")
+
+
+def test_names_render_as_text(page: Page, live_host, world) -> None:
+    with world.connect(readonly=False) as conn:
+        conn.execute("UPDATE crm_opportunity SET name = ? WHERE id = (SELECT min(id) FROM crm_opportunity WHERE stage = 'Prospecting')",
+                     ("<script>alert(1)</script>",))
+    open_board(page, live_host)
+    expect(page.get_by_role("link", name="<script>alert(1)</script>")).to_be_visible()
+    assert page.dialogs == []
