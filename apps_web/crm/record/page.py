@@ -1,0 +1,232 @@
+"""Everything a record page shows, gathered in a few bulk queries: title, highlights, path,
+detail rows (display value + the raw values the inline editor starts from), related lists, timeline."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from sqlmodel import Session, select
+
+from ...identity.models import User
+from ...ui import fmt_date, fmt_datetime, iso_date, money, number
+from ...world import WorldClock
+from .. import picklists as pl
+from ..models import Account, Contact
+from ..objects import OBJECTS
+from .layouts import LAYOUTS, PART_LABELS, PART_OPTIONS, PART_REQUIRED, FieldDef, Layout
+from .related import related_lists
+from .timeline import build_timeline
+
+TABS = ("details", "related", "activity")
+LOOKUP_MODELS = {"account": Account, "contact": Contact}
+
+
+def record_title(object_key: str, record: Any) -> str:
+    if object_key == "case":
+        return record.case_number
+    return record.name
+
+
+def record_label(object_key: str, record: Any) -> str:
+    """How toasts name a record: Account "Acme Corp"."""
+    return f'{OBJECTS[object_key].label} "{record_title(object_key, record)}"'
+
+
+@dataclass
+class DetailRow:
+    field: FieldDef
+    text: str = ""
+    href: str | None = None
+    lines: list[str] = field(default_factory=list)
+    values: dict[str, str] = field(default_factory=dict)  # column -> raw value for the editor
+    lookup_label: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.field.name
+
+
+def raw(value: Any) -> str:
+    """A column value as an editor input shows it."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else ""
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%dT%H:%M")
+    if isinstance(value, date):
+        return iso_date(value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def person_name(record: Any) -> str:
+    return " ".join(p for p in (record.salutation, record.first_name, record.last_name) if p)
+
+
+def load_refs(session: Session, layout: Layout, record: Any) -> dict[str, tuple[str, str]]:
+    """Labels and links of the records that lookup fields point at (one get each)."""
+    refs: dict[str, tuple[str, str]] = {}
+    for _title, fields in layout.sections + (("", layout.highlights),):
+        for f in fields:
+            if f.kind != "lookup" or f.name in refs:
+                continue
+            target_id = getattr(record, f.name, None)
+            target = session.get(LOOKUP_MODELS[f.lookup], target_id) if target_id else None
+            if target is not None:
+                refs[f.name] = (target.name, OBJECTS[f.lookup].url(target.id))
+    return refs
+
+
+def display_row(f: FieldDef, record: Any, refs: dict, users: dict[int, User]) -> DetailRow:
+    row = DetailRow(f, values={c: raw(getattr(record, c, None)) for c in f.columns if hasattr(record, c)})
+    value = getattr(record, f.name, None) if not f.parts else None
+    kind = f.kind
+    if f.name == "created_by":
+        who = users.get(record.created_by_id)
+        row.text = ", ".join(p for p in ((who.name if who else ""), fmt_datetime(record.created_at)) if p)
+    elif f.name == "modified":
+        row.text = fmt_datetime(record.updated_at)
+    elif f.name == "opened":
+        row.text = fmt_datetime(record.created_at)
+    elif kind == "name":
+        row.text = person_name(record)
+    elif kind == "address":
+        parts = [getattr(record, c) or "" for c in f.parts]
+        if f.parts[0].endswith("street"):
+            street, rest = parts[0], parts[1:]
+        else:
+            street, rest = "", parts
+        city_line = ", ".join(p for p in rest[:2] if p)
+        tail = " ".join(p for p in rest[2:-1] if p)
+        row.lines = [ln for ln in (street, " ".join(p for p in (city_line, tail) if p), rest[-1]) if ln]
+        row.text = "\n".join(row.lines)
+    elif kind == "lookup":
+        if f.name in refs:
+            row.text, row.href = refs[f.name]
+            row.lookup_label = row.text
+    elif kind == "user":
+        u = users.get(value) if value else None
+        row.text = u.name if u else ""
+    elif kind == "money":
+        row.text = money(value, 2) if value is not None else ""
+    elif kind == "int":
+        row.text = number(value)
+    elif kind == "percent":
+        row.text = f"{value}%" if value is not None else ""
+    elif kind == "date":
+        row.text = fmt_date(value)
+    elif kind == "datetime":
+        row.text = fmt_datetime(value)
+    else:
+        row.text = "" if value is None else str(value)
+    return row
+
+
+# -- path -------------------------------------------------------------------------------------------
+def build_path(object_key: str, record: Any) -> dict | None:
+    """Steps of the path and, for each, what the path's button does when that step is selected."""
+    if object_key == "opportunity":
+        steps, value, noun = list(pl.OPEN_STAGES), record.stage, "Stage"
+        closed = value in pl.CLOSED_STAGES
+        final = {"value": "Closed", "label": value if closed else "Closed", "dialog": "close-opportunity-dialog",
+                 "action": "Select Closed Stage", "again": "Change Closed Stage"}
+        won = value == "Closed Won"
+    elif object_key == "lead":
+        steps, value, noun = pl.LEAD_OPEN_STATUSES + ["Closed - Not Converted"], record.status, "Status"
+        closed = value == pl.LEAD_CONVERTED
+        final = {"value": pl.LEAD_CONVERTED, "label": "Converted", "dialog": "convert-dialog", "action": "Select Converted Status", "again": None}
+        won = True
+    elif object_key == "case":
+        steps, value, noun = [s for s in pl.CASE_STATUSES if s != "Closed"], record.status, "Status"
+        closed = value == "Closed"
+        final = {"value": "Closed", "label": "Closed", "dialog": "close-case-dialog", "action": "Select Closed Status", "again": None}
+        won = True
+    else:
+        return None
+    n = len(steps)
+    current = n if closed else (steps.index(value) if value in steps else 0)
+    out = []
+    for i in range(n + 1):
+        is_final = i == n
+        label = final["label"] if is_final else steps[i]
+        if i < current:
+            state = "complete" if (not closed or won) else ""
+            if object_key == "lead" and steps[i] == "Closed - Not Converted":
+                state = ""  # the other way a lead closes, not a step on the way to conversion
+        elif i == current:
+            state = ("won" if won else "lost") if closed else "current"
+        else:
+            state = ""
+        if i == current and closed:
+            action = {"label": final["again"], "value": "", "dialog": final["dialog"] if final["again"] else ""}
+        elif i == current:  # complete this step: go to the next one
+            nxt = i + 1
+            action = ({"label": f"Mark {noun} as Complete", "value": "", "dialog": final["dialog"]} if nxt == n
+                      else {"label": f"Mark {noun} as Complete", "value": steps[nxt], "dialog": ""})
+        elif is_final:
+            action = {"label": final["action"], "value": "", "dialog": final["dialog"]}
+        else:
+            action = {"label": f"Mark as Current {noun}", "value": steps[i], "dialog": ""}
+        out.append({"value": final["value"] if is_final else steps[i], "label": label, "state": state, "final": is_final, "action": action})
+    locked = object_key == "lead" and closed
+    return {"field": LAYOUTS[object_key].path_field, "noun": noun, "steps": out, "current": current, "final": final,
+            "closed": closed, "locked": locked, "value": value, "initial": out[current]["action"]}
+
+
+# -- header actions -----------------------------------------------------------------------------------
+def header_actions(object_key: str, record: Any) -> list[dict]:
+    label = OBJECTS[object_key].label
+    actions: list[dict] = []
+    converted = object_key == "lead" and record.status == pl.LEAD_CONVERTED
+    if object_key == "lead" and not converted:
+        actions.append({"label": "Convert", "dialog": "convert-dialog"})
+    if object_key == "case" and record.status != "Closed":
+        actions.append({"label": "Close Case", "dialog": "close-case-dialog"})
+    if object_key == "account":
+        actions.append({"label": "New Contact", "dialog": "new-contact-dialog"})
+    if object_key == "contact" or object_key == "account":
+        actions.append({"label": "New Case", "dialog": "new-case-dialog"})
+    if not converted:  # a converted lead is read-only
+        actions.append({"label": "Edit", "dialog": "edit-dialog", "aria": f"Edit {label}"})
+    actions += [
+        {"label": "Clone", "dialog": "clone-dialog", "aria": f"Clone {label}"},
+        {"label": "Delete", "dialog": "delete-dialog", "aria": f"Delete {label}"},
+    ]
+    return actions
+
+
+def build_page(session: Session, object_key: str, record: Any, clock: WorldClock, *, tab: str = "details",
+               users: dict[int, User] | None = None) -> dict:
+    from ..common import users_by_id
+
+    layout = LAYOUTS[object_key]
+    users = users if users is not None else users_by_id(session)
+    refs = load_refs(session, layout, record)
+    highlights = [display_row(f, record, refs, users) for f in layout.highlights]
+    sections = [(title, [display_row(f, record, refs, users) for f in fields]) for title, fields in layout.sections]
+    return {
+        "obj": OBJECTS[object_key],
+        "object_key": object_key,
+        "record": record,
+        "title": record_title(object_key, record),
+        "highlights": highlights,
+        "sections": sections,
+        "path": build_path(object_key, record),
+        "actions": header_actions(object_key, record),
+        "related": related_lists(session, users, object_key, record),
+        "timeline": build_timeline(session, users, object_key, record.id, clock),
+        "tab": tab if tab in TABS else "details",
+        "read_only": object_key == "lead" and record.status == pl.LEAD_CONVERTED,
+        "users": users,
+        "user_options": [(u.id, u.name) for u in users.values() if u.active],
+        "part_labels": PART_LABELS,
+        "part_options": PART_OPTIONS,
+        "part_required": PART_REQUIRED,
+        "today": clock.today,
+        "now": clock.now,
+        "pl": pl,
+    }

@@ -1,0 +1,205 @@
+"""Related lists of the record pages: a count, the first rows, and how "New" works for each.
+
+Every list is two bulk queries (a count and a page of rows) plus the shared users map, so a
+record page costs the same whatever the size of the world.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from sqlalchemy import and_, func, or_
+from sqlmodel import Session, select
+
+from ...identity.models import User
+from ...ui import fmt_date, fmt_datetime, money
+from ..models import Account, Activity, Case, Contact, Note, Opportunity, OpportunityContactRole
+from ..objects import OBJECTS
+
+PREVIEW_ROWS = 5
+
+
+@dataclass
+class Cell:
+    text: str = ""
+    href: str | None = None
+
+
+@dataclass
+class RelatedList:
+    key: str  # "contacts": the ?list= of View All
+    title: str  # "Contacts"
+    object_key: str  # what the rows are ("contact"), for the icon
+    columns: list[str]
+    rows: list[list[Cell]]
+    total: int
+    new: dict[str, Any] | None = None  # {"label", "dialog"} or {"label", "object", "prefill"}
+    row_actions: list[dict[str, Any]] = field(default_factory=list)  # per row: {"label", "action"} or None
+
+    @property
+    def icon(self) -> str:
+        return OBJECTS[self.object_key].icon
+
+    @property
+    def color(self) -> str:
+        return OBJECTS[self.object_key].color
+
+
+def _owner(users: dict[int, User], user_id: int | None) -> str:
+    u = users.get(user_id) if user_id else None
+    return u.name if u else ""
+
+
+def _page(session: Session, query, limit: int | None) -> list:
+    return list(session.exec(query.limit(limit) if limit else query).all())
+
+
+def _count(session: Session, model, *where) -> int:
+    return session.exec(select(func.count()).select_from(model).where(*where)).one()
+
+
+# -- activity scope: which activities belong to a record's timeline -----------------------------------------
+def activity_scope(object_key: str, record_id: int):
+    """Activities shown on a record: its own, and for an account those of its contacts, deals and cases
+    (Salesforce rolls activities up to the account)."""
+    own = and_(Activity.related_type == object_key, Activity.related_id == record_id)
+    if object_key == "contact":
+        return or_(own, Activity.contact_id == record_id)
+    if object_key == "account":
+        contacts = select(Contact.id).where(Contact.account_id == record_id)
+        opps = select(Opportunity.id).where(Opportunity.account_id == record_id)
+        cases = select(Case.id).where(Case.account_id == record_id)
+        return or_(
+            own,
+            and_(Activity.related_type == "contact", Activity.related_id.in_(contacts)),
+            and_(Activity.related_type == "opportunity", Activity.related_id.in_(opps)),
+            and_(Activity.related_type == "case", Activity.related_id.in_(cases)),
+            Activity.contact_id.in_(contacts),
+        )
+    return own
+
+
+KIND_LABEL = {"task": "Task", "call": "Call", "meeting": "Event"}
+
+
+def activity_date(a: Activity):
+    if a.kind == "meeting" and a.start_at:
+        return a.start_at
+    return a.due_date or a.completed_at or a.created_at
+
+
+# -- the lists ---------------------------------------------------------------------------------------------
+def _contacts(session, users, where, limit, prefill) -> RelatedList:
+    q = select(Contact).where(where).order_by(Contact.last_name, Contact.first_name, Contact.id)
+    rows = [[Cell(c.name, f"/contacts/{c.id}"), Cell(c.title or ""), Cell(c.email or ""), Cell(c.phone or "")] for c in _page(session, q, limit)]
+    return RelatedList("contacts", "Contacts", "contact", ["Contact Name", "Title", "Email", "Phone"], rows, _count(session, Contact, where),
+                       new={"label": "New", "object": "contact", "prefill": prefill})
+
+
+def _opportunities(session, users, where, limit, prefill) -> RelatedList:
+    q = select(Opportunity).where(where).order_by(Opportunity.close_date.desc(), Opportunity.id.desc())
+    rows = [[Cell(o.name, f"/opportunities/{o.id}"), Cell(o.stage), Cell(money(o.amount)), Cell(fmt_date(o.close_date))] for o in _page(session, q, limit)]
+    return RelatedList("opportunities", "Opportunities", "opportunity", ["Opportunity Name", "Stage", "Amount", "Close Date"], rows,
+                       _count(session, Opportunity, where), new={"label": "New", "object": "opportunity", "prefill": prefill})
+
+
+def _cases(session, users, where, limit, prefill) -> RelatedList:
+    q = select(Case).where(where).order_by(Case.case_number.desc(), Case.id.desc())
+    rows = [[Cell(c.case_number, f"/cases/{c.id}"), Cell(c.subject), Cell(c.status), Cell(c.priority), Cell(fmt_datetime(c.created_at))] for c in _page(session, q, limit)]
+    return RelatedList("cases", "Cases", "case", ["Case Number", "Subject", "Status", "Priority", "Date Opened"], rows,
+                       _count(session, Case, where), new={"label": "New", "object": "case", "prefill": prefill})
+
+
+def _activities(session, users, scope, limit) -> RelatedList:
+    q = select(Activity).where(scope).order_by(Activity.due_date.desc(), Activity.start_at.desc(), Activity.id.desc())
+    rows = [[Cell(a.subject), Cell(KIND_LABEL.get(a.kind, a.kind)), Cell(fmt_date(activity_date(a))), Cell(a.status if a.kind != "meeting" else ""),
+             Cell(_owner(users, a.assignee_id))] for a in _page(session, q, limit)]
+    return RelatedList("activities", "Activities", "activity", ["Subject", "Type", "Date", "Status", "Assigned To"], rows,
+                       _count(session, Activity, scope), new={"label": "New Task", "dialog": "new-task-dialog"})
+
+
+def _notes(session, users, object_key, record_id, limit) -> RelatedList:
+    where = and_(Note.related_type == object_key, Note.related_id == record_id)
+    q = select(Note).where(where).order_by(Note.created_at.desc(), Note.id.desc())
+    notes = _page(session, q, limit)
+    rows = [[Cell(n.title), Cell(n.body or ""), Cell(_owner(users, n.owner_id)), Cell(fmt_datetime(n.created_at))] for n in notes]
+    return RelatedList("notes", "Notes", "note", ["Title", "Body", "Owner", "Created"], rows, _count(session, Note, where),
+                       new={"label": "New", "dialog": "new-note-dialog"})
+
+
+def _contact_roles(session, users, opp: Opportunity, limit) -> RelatedList:
+    where = OpportunityContactRole.opportunity_id == opp.id
+    q = (select(OpportunityContactRole, Contact).join(Contact, Contact.id == OpportunityContactRole.contact_id).where(where)
+         .order_by(OpportunityContactRole.is_primary.desc(), Contact.last_name, Contact.first_name, OpportunityContactRole.id))
+    pairs = _page(session, q, limit)
+    rows = [[Cell(c.name, f"/contacts/{c.id}"), Cell(c.title or ""), Cell(r.role or ""), Cell("Primary" if r.is_primary else "")] for r, c in pairs]
+    actions = [{"label": f"Remove {c.name}", "action": f"/opportunities/{opp.id}/contact-roles/{r.id}/delete"} for r, c in pairs]
+    return RelatedList("contact-roles", "Contact Roles", "contact", ["Contact Name", "Title", "Role", "Primary"], rows,
+                       _count(session, OpportunityContactRole, where), new={"label": "Add Contact Roles", "dialog": "contact-role-dialog"},
+                       row_actions=actions)
+
+
+def _contact_opportunities(session, users, contact: Contact, limit) -> RelatedList:
+    where = OpportunityContactRole.contact_id == contact.id
+    q = (select(Opportunity, OpportunityContactRole).join(OpportunityContactRole, OpportunityContactRole.opportunity_id == Opportunity.id)
+         .where(where).order_by(Opportunity.close_date.desc(), Opportunity.id.desc(), OpportunityContactRole.id))
+    rows = [[Cell(o.name, f"/opportunities/{o.id}"), Cell(o.stage), Cell(money(o.amount)), Cell(fmt_date(o.close_date)), Cell(r.role or "")]
+            for o, r in _page(session, q, limit)]
+    prefill = {"account_id": contact.account_id} if contact.account_id else {}
+    return RelatedList("opportunities", "Opportunities", "opportunity", ["Opportunity Name", "Stage", "Amount", "Close Date", "Role"], rows,
+                       _count(session, OpportunityContactRole, where), new={"label": "New", "object": "opportunity", "prefill": prefill})
+
+
+Loader = Callable[[Session, dict[int, User], Any, int | None], RelatedList]
+
+
+def _account_lists(record: Account) -> dict[str, Loader]:
+    pre = {"account_id": record.id}
+    return {
+        "contacts": lambda s, u, r, n: _contacts(s, u, Contact.account_id == r.id, n, pre),
+        "opportunities": lambda s, u, r, n: _opportunities(s, u, Opportunity.account_id == r.id, n, pre),
+        "cases": lambda s, u, r, n: _cases(s, u, Case.account_id == r.id, n, pre),
+        "activities": lambda s, u, r, n: _activities(s, u, activity_scope("account", r.id), n),
+        "notes": lambda s, u, r, n: _notes(s, u, "account", r.id, n),
+    }
+
+
+def _contact_lists(record: Contact) -> dict[str, Loader]:
+    pre = {"contact_id": record.id, **({"account_id": record.account_id} if record.account_id else {})}
+    return {
+        "opportunities": lambda s, u, r, n: _contact_opportunities(s, u, r, n),
+        "cases": lambda s, u, r, n: _cases(s, u, Case.contact_id == r.id, n, pre),
+        "activities": lambda s, u, r, n: _activities(s, u, activity_scope("contact", r.id), n),
+        "notes": lambda s, u, r, n: _notes(s, u, "contact", r.id, n),
+    }
+
+
+def _simple_lists(object_key: str) -> Callable[[Any], dict[str, Loader]]:
+    def lists(record) -> dict[str, Loader]:
+        out: dict[str, Loader] = {}
+        if object_key == "opportunity":
+            out["contact-roles"] = lambda s, u, r, n: _contact_roles(s, u, r, n)
+        out["activities"] = lambda s, u, r, n: _activities(s, u, activity_scope(object_key, r.id), n)
+        out["notes"] = lambda s, u, r, n: _notes(s, u, object_key, r.id, n)
+        return out
+
+    return lists
+
+
+LISTS: dict[str, Callable[[Any], dict[str, Loader]]] = {
+    "account": _account_lists,
+    "contact": _contact_lists,
+    "lead": _simple_lists("lead"),
+    "opportunity": _simple_lists("opportunity"),
+    "case": _simple_lists("case"),
+}
+
+
+def related_lists(session: Session, users: dict[int, User], object_key: str, record) -> list[RelatedList]:
+    return [load(session, users, record, PREVIEW_ROWS) for load in LISTS[object_key](record).values()]
+
+
+def related_list(session: Session, users: dict[int, User], object_key: str, record, key: str) -> RelatedList | None:
+    load = LISTS[object_key](record).get(key)
+    return load(session, users, record, None) if load else None

@@ -1,0 +1,241 @@
+"""Record pages of accounts, contacts, leads, opportunities and cases, and their actions:
+inline edit, path (stage/status), delete, close case, contact roles, View All of a related list."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import Response
+from sqlmodel import select
+
+from ...deps import ClockDep, CurrentUser, SessionDep
+from ...ui import redirect, render
+from .. import picklists as pl
+from ..common import get_or_404, record_view, stamp, users_by_id
+from ..models import Contact, OpportunityContactRole
+from ..objects import OBJECTS
+from ..record import LAYOUTS, build_page, record_label, related_list
+
+router = APIRouter()
+RECORD_OBJECTS = ("account", "contact", "lead", "opportunity", "case")
+
+
+def load(session, object_key: str, record_id: int):
+    obj = OBJECTS[object_key]
+    return get_or_404(session, obj.model, record_id, obj.label)
+
+
+def record_url(object_key: str, record_id: int, tab: str | None = None, anchor: str = "") -> str:
+    url = OBJECTS[object_key].url(record_id)
+    if tab:
+        url += "?" + urlencode({"tab": tab})
+    return url + (f"#{anchor}" if anchor else "")
+
+
+def record_forms(session, object_key: str, record, user, page: dict, form_state: dict | None = None) -> dict[str, Any]:
+    """The create/edit dialogs of the page (the list views' dialog partial), prefilled:
+    Edit and Clone of this record, and New from each related list."""
+    from ..forms import build_form
+
+    here = OBJECTS[object_key].url(record.id)
+    state = form_state or {}
+    forms = {}
+    for mode in ("edit", "clone"):
+        s = state.get(mode, {})
+        forms[mode] = build_form(session, object_key, mode=mode, record=record, user=user, return_to=here,
+                                 values=s.get("values"), errors=s.get("errors"), dialog_id=f"{mode}-dialog",
+                                 open=bool(s.get("errors")))
+    for rl in page["related"]:
+        new = rl.new or {}
+        if "object" in new:
+            dialog_id = f"new-{new['object']}-dialog"
+            new["dialog"] = dialog_id
+            if dialog_id not in forms:
+                s = state.get(dialog_id, {})
+                forms[dialog_id] = build_form(session, new["object"], mode="create", user=user, return_to=here,
+                                              values={**new.get("prefill", {}), **(s.get("values") or {})}, errors=s.get("errors"),
+                                              dialog_id=dialog_id, open=bool(s.get("errors")))
+    for extra in ("contact", "case"):  # header actions "New Contact", "New Case" reuse the related-list dialogs
+        dialog_id = f"new-{extra}-dialog"
+        if any(a["dialog"] == dialog_id for a in page["actions"]) and dialog_id not in forms:
+            prefill = {"account_id": record.id} if object_key == "account" else {"contact_id": record.id, "account_id": getattr(record, "account_id", None)}
+            forms[dialog_id] = build_form(session, extra, mode="create", user=user, return_to=here, values=prefill, dialog_id=dialog_id)
+    return forms
+
+
+def render_record(request: Request, session, user, clock, object_key: str, record, *, tab: str = "details",
+                  status_code: int = 200, form_state: dict | None = None, **extra: Any) -> Response:
+    """The record page; callers pass what an action left behind (errors, an open dialog)."""
+    page = build_page(session, object_key, record, clock, tab=tab)
+    page["forms"] = record_forms(session, object_key, record, user, page, form_state)
+    page["base"] = OBJECTS[object_key].url(record.id)
+    if object_key == "lead":
+        from .convert import convert_context
+
+        page.update(convert_context(session, record, user, page["users"], extra.pop("convert", None)))
+    page.update(extra)
+    return render(request, "crm/record.html", status_code=status_code, **page)
+
+
+# -- the page ------------------------------------------------------------------------------------------
+def _view(object_key: str):
+    def view(request: Request, record_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep, tab: str = "details") -> Response:
+        record = load(session, object_key, record_id)
+        record_view(session, user, object_key, record_id)
+        return render_record(request, session, user, clock, object_key, record, tab=tab)
+
+    return view
+
+
+def _related(object_key: str):
+    def view_all(request: Request, record_id: int, list_key: str, session: SessionDep, user: CurrentUser) -> Response:
+        record = load(session, object_key, record_id)
+        rl = related_list(session, users_by_id(session), object_key, record, list_key)
+        if rl is None:
+            raise HTTPException(404, "This related list doesn't exist.")
+        from ..record import record_title
+
+        return render(request, "crm/record_related.html", obj=OBJECTS[object_key], record=record, title=record_title(object_key, record),
+                      rl=rl, base=OBJECTS[object_key].url(record.id))
+
+    return view_all
+
+
+# -- inline edit ---------------------------------------------------------------------------------------------
+def _inline(object_key: str):
+    async def inline_edit(request: Request, record_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
+        from ..validation import derive, validate
+
+        record = load(session, object_key, record_id)
+        form = await request.form()
+        fd = LAYOUTS[object_key].field(str(form.get("_field", "")))
+        if fd is None or not fd.editable or fd.kind == "readonly":
+            raise HTTPException(400, "This field can't be edited.")
+        data = {c: str(form.get(c, "")).strip() for c in fd.columns}
+        cleaned, errors = validate(object_key, data, session, partial=True, record_id=record.id)
+        if errors:
+            return render_record(request, session, user, clock, object_key, record, tab="details", status_code=422,
+                                 inline_open=fd.name, inline_values=data, inline_errors=errors)
+        cleaned = {k: v for k, v in cleaned.items() if k in fd.columns}
+        cleaned.update(derive(object_key, cleaned, record, clock.now))
+        for key, value in cleaned.items():
+            setattr(record, key, value)
+        stamp(record, user, clock)
+        session.add(record)
+        session.commit()
+        return redirect(request, record_url(object_key, record_id, "details", f"detail-{fd.name}"))
+
+    return inline_edit
+
+
+# -- path: stage / status ------------------------------------------------------------------------------------
+PATH_VALUES = {
+    "opportunity": pl.STAGE_NAMES,
+    "lead": pl.LEAD_STATUSES,
+    "case": pl.CASE_STATUSES,
+}
+
+
+def _path(object_key: str):
+    async def set_path(request: Request, record_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
+        from ..validation import derive
+
+        record = load(session, object_key, record_id)
+        form = await request.form()
+        value = str(form.get("value", ""))
+        field = LAYOUTS[object_key].path_field
+        noun = "Stage" if object_key == "opportunity" else "Status"
+        if value not in PATH_VALUES[object_key]:
+            return redirect(request, record_url(object_key, record_id), toast=f"Choose a valid {noun.lower()}.", kind="error")
+        if object_key == "lead":
+            if record.status == pl.LEAD_CONVERTED:
+                return redirect(request, record_url(object_key, record_id), toast="This lead was converted; its status can't change.", kind="error")
+            if value == pl.LEAD_CONVERTED:  # converting is a workflow of its own
+                return redirect(request, f"/leads/{record_id}/convert")
+        cleaned: dict[str, Any] = {field: value}
+        if object_key == "case" and value == "Closed" and form.get("reason"):
+            reason = str(form.get("reason"))
+            if reason in pl.CASE_REASONS:
+                cleaned["reason"] = reason
+        cleaned.update(derive(object_key, cleaned, record, clock.now))
+        for key, val in cleaned.items():
+            setattr(record, key, val)
+        stamp(record, user, clock)
+        session.add(record)
+        session.commit()
+        toast = f"{noun} changed successfully." if not (object_key == "case" and value == "Closed") else f"{record_label(object_key, record)} was closed."
+        return redirect(request, record_url(object_key, record_id), toast=toast)
+
+    return set_path
+
+
+# -- delete ----------------------------------------------------------------------------------------------
+def _delete(object_key: str):
+    def delete(request: Request, record_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
+        from ..deletion import delete_record
+
+        record = load(session, object_key, record_id)
+        label = record_label(object_key, record)
+        delete_record(session, object_key, record.id)
+        session.commit()
+        return redirect(request, OBJECTS[object_key].path, toast=f"{label} was deleted.")
+
+    return delete
+
+
+for _key in RECORD_OBJECTS:
+    _path_prefix = OBJECTS[_key].path + "/{record_id:int}"
+    router.add_api_route(_path_prefix, _view(_key), methods=["GET"], name=f"{_key}_record", include_in_schema=False)
+    router.add_api_route(_path_prefix + "/related/{list_key}", _related(_key), methods=["GET"], name=f"{_key}_related", include_in_schema=False)
+    router.add_api_route(_path_prefix + "/inline", _inline(_key), methods=["POST"], name=f"{_key}_inline", include_in_schema=False)
+    router.add_api_route(_path_prefix + "/delete", _delete(_key), methods=["POST"], name=f"{_key}_delete", include_in_schema=False)
+    if _key in PATH_VALUES:
+        router.add_api_route(_path_prefix + "/path", _path(_key), methods=["POST"], name=f"{_key}_path", include_in_schema=False)
+
+
+# -- opportunity contact roles ------------------------------------------------------------------------------
+@router.post("/opportunities/{record_id:int}/contact-roles", include_in_schema=False)
+async def add_contact_role(request: Request, record_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
+    opp = load(session, "opportunity", record_id)
+    form = await request.form()
+    values = {k: str(form.get(k, "")).strip() for k in ("contact_id", "role", "is_primary")}
+    errors: dict[str, str] = {}
+    contact = session.get(Contact, int(values["contact_id"])) if values["contact_id"].isdigit() else None
+    if contact is None:
+        errors["contact_id"] = "Complete this field." if not values["contact_id"] else "Select a contact from the list."
+    elif session.exec(select(OpportunityContactRole).where(OpportunityContactRole.opportunity_id == opp.id,
+                                                           OpportunityContactRole.contact_id == contact.id)).first():
+        errors["contact_id"] = f"{contact.name} already has a role on this opportunity."
+    if values["role"] and values["role"] not in pl.CONTACT_ROLES:
+        errors["role"] = "Choose a role from the list."
+    if errors:
+        return render_record(request, session, user, clock, "opportunity", opp, tab="related", status_code=422,
+                             open_dialog="contact-role-dialog", role_values=values, role_errors=errors,
+                             role_contact_label=contact.name if contact else "")
+    primary = values["is_primary"] in ("on", "true", "1")
+    if primary:
+        for other in session.exec(select(OpportunityContactRole).where(OpportunityContactRole.opportunity_id == opp.id)).all():
+            other.is_primary = False
+            session.add(other)
+    session.add(OpportunityContactRole(opportunity_id=opp.id, contact_id=contact.id, role=values["role"] or None, is_primary=primary))
+    stamp(opp, user, clock)
+    session.add(opp)
+    session.commit()
+    return redirect(request, record_url("opportunity", opp.id, "related"), toast=f"{contact.name} was added as a contact role.")
+
+
+@router.post("/opportunities/{record_id:int}/contact-roles/{role_id:int}/delete", include_in_schema=False)
+def remove_contact_role(request: Request, record_id: int, role_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
+    opp = load(session, "opportunity", record_id)
+    role = session.get(OpportunityContactRole, role_id)
+    if role is None or role.opportunity_id != opp.id:
+        raise HTTPException(404, "This contact role doesn't exist or has been removed.")
+    contact = session.get(Contact, role.contact_id)
+    session.delete(role)
+    stamp(opp, user, clock)
+    session.add(opp)
+    session.commit()
+    name = contact.name if contact else "The contact"
+    return redirect(request, record_url("opportunity", opp.id, "related"), toast=f"{name} was removed from the contact roles.")
