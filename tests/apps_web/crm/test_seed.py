@@ -177,9 +177,9 @@ def _rows(path: Path) -> dict[str, list[tuple]]:
 
 def test_same_seed_same_database_other_seed_other_data(tmp_path: Path) -> None:
     a = WorldStore(tmp_path / "a").template(7, 1)
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: wall time on a shared 2-core machine measures the neighbours
     b = WorldStore(tmp_path / "b").template(7, 1)
-    assert time.perf_counter() - started < 3.0  # build time at scale 1
+    assert time.process_time() - started < 3.0  # build time at scale 1
     assert a.read_bytes() == b.read_bytes()
     rows_a = _rows(a)
     assert rows_a == _rows(b)
