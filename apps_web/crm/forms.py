@@ -155,6 +155,7 @@ class RecordForm:
     open: bool = False  # opened on page load (after a validation error, or Save & New)
     return_to: str = ""
     origin: str = ""  # where the form was opened: "list" re-renders the list on errors
+    list_url: str = ""  # the list view the dialog was opened from (kept on errors and by Save & New)
     save_and_new: bool = True
 
     @property
@@ -223,6 +224,7 @@ def build_form(
     action: str | None = None,
     return_to: str = "",
     origin: str = "",
+    list_url: str = "",
     open: bool = False,  # noqa: A002
     dialog_id: str | None = None,
 ) -> RecordForm:
@@ -277,6 +279,7 @@ def build_form(
         open=open or bool(errors),
         return_to=return_to,
         origin=origin,
+        list_url=list_url,
         save_and_new=mode != "edit",
     )
 

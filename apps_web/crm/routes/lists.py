@@ -4,7 +4,8 @@ record dialog; mass actions (change owner, change status/stage, delete) on the s
 Routes, per object path P (/accounts, /contacts, /leads, /opportunities, /cases):
   GET  P                     the list (?view, q, ff/fo/fv filters, sort, dir, page, panel; new=1 and
                              edit=<id> open the create / edit dialog on load)
-  POST P                     create (Save -> the record or ``return_to``; Save & New -> P?new=1)
+  POST P                     create (Save -> the record or ``return_to``; Save & New -> the list
+                             it came from, ``list_url``, with new=1)
   POST P/<id>/edit           edit (Save -> ``return_to`` or the record)
   POST /mass/<P>/<action>    owner | status (leads, cases) | stage (opportunities) | delete
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -62,6 +63,19 @@ def safe_return(value: Any, default: str) -> str:
     return text if text.startswith("/") and not text.startswith("//") and "\\" not in text else default
 
 
+def list_url_of(form: Any, object_key: str) -> str:
+    """The list view a dialog came from (``list_url``), or the object's default list."""
+    path = OBJECTS[object_key].path
+    url = safe_return(form.get("list_url"), path)
+    return url if urlsplit(url).path == path else path
+
+
+def add_query(url: str, **params: str) -> str:
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k not in params and k not in ("new", "edit")]
+    return f"{parts.path}?{urlencode(query + list(params.items()))}"
+
+
 def plural(object_key: str, n: int) -> str:
     info = OBJECTS[object_key]
     return f"{n} {(info.label if n == 1 else info.plural).lower()}"
@@ -90,11 +104,12 @@ def render_list(
     page = run_list(session, spec, params, ViewContext(user, clock), record_url)
     here = params.url(info.path, page=page.page)
     if create_form is None:
-        create_form = build_form(session, object_key, user=user, return_to="", origin="list", open=query.get("new") == "1")
+        create_form = build_form(session, object_key, user=user, origin="list", open=query.get("new") == "1")
+    create_form.list_url = here
     if edit_form is None and (query.get("edit") or "").isdigit():
         record = session.get(info.model, int(query["edit"]))
         if record is not None:
-            edit_form = build_form(session, object_key, mode="edit", record=record, user=user, return_to=here, origin="list", open=True)
+            edit_form = build_form(session, object_key, mode="edit", record=record, user=user, return_to=here, origin="list", list_url=here, open=True)
     users = active_users(session)
     filter_meta = {
         f.key: {
@@ -120,7 +135,7 @@ def render_list(
         edit_form=edit_form,
         sort_url=lambda key, direction: params.url(info.path, sort=key, dir=direction, page=1),
         page_url=lambda n: params.url(info.path, page=n),
-        edit_url=lambda rid: f"{here}&edit={rid}",
+        edit_url=lambda rid: add_query(here, edit=str(rid)),
     )
 
 
@@ -154,9 +169,10 @@ def _render_errors(request: Request, session: Session, user: User, clock: WorldC
             form_state[dialog_id] = state
         return render_record(request, session, user, clock, page_key, page_record, status_code=422, form_state=form_state)
     info = OBJECTS[object_key]
-    query = QueryParams(urlsplit(return_to).query) if return_to.startswith(info.path) else QueryParams("")
+    list_url = list_url_of(form, object_key)
+    query = QueryParams(urlsplit(list_url).query)
     built = build_form(session, object_key, mode=mode, record=record, values=raw, errors=errors, user=user,
-                       return_to=return_to if mode == "edit" else "", origin="list", dialog_id=dialog_id)
+                       return_to=return_to, origin="list", list_url=list_url, dialog_id=dialog_id)
     if mode == "edit":
         return render_list(request, session, user, clock, object_key, query, edit_form=built, status_code=422)
     return render_list(request, session, user, clock, object_key, query, create_form=built, status_code=422)
@@ -174,7 +190,7 @@ def _create(object_key: str):
         toast = f'{info.label} "{name}" was created.'
         url = record_url(object_key, record.id)
         if form.get("save_action") == "save_new":
-            return redirect(request, f"{info.path}?new=1", toast=toast, link=url, link_text="View")
+            return redirect(request, add_query(list_url_of(form, object_key), new="1"), toast=toast, link=url, link_text="View")
         return redirect(request, safe_return(form.get("return_to"), url), toast=toast, link=url, link_text="View")
 
     create.__name__ = f"create_{object_key}"
