@@ -74,7 +74,9 @@ def open_board(page: Page, live_host, query: str = "") -> None:
 
 
 def test_columns_show_stage_counts_and_totals(page: Page, live_host, world) -> None:
-    open_board(page, live_host)
+    page.goto(live_host.url("crm", "/opportunities"))  # the list view switches to the board
+    page.get_by_role("link", name="Display as Kanban").click()
+    page.wait_for_url(re.compile(r"/opportunities/board\?scope=all"))
     stages = page.locator(".kanban-col .stage-name")
     expect(stages).to_have_text(OPEN_STAGES + ["Closed Won", "Closed Lost"])
     for stage in OPEN_STAGES + ["Closed Won", "Closed Lost"]:
