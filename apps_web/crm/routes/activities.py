@@ -27,6 +27,11 @@ ACTIVITY_FIELDS = ("kind", "subject", "due_date", "start_at", "end_at", "locatio
                    "priority", "status", "assignee_id", "origin")
 
 
+def _text(form, key: str) -> str:
+    """A posted text value, trimmed, with the browser's CRLF line breaks stored as LF."""
+    return str(form.get(key, "")).replace("\r\n", "\n").strip()
+
+
 def _related(session, form) -> tuple[str, Any]:
     related_type = str(form.get("related_type", ""))
     related_id = str(form.get("related_id", ""))
@@ -108,7 +113,7 @@ def parse_activity(session, values: dict[str, str], clock, user: User) -> tuple[
 async def new_activity(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
     form = await request.form()
     related_type, record = _related(session, form)
-    values = {k: str(form.get(k, "")).strip() for k in ACTIVITY_FIELDS}
+    values = {k: _text(form, k) for k in ACTIVITY_FIELDS}
     act, errors = parse_activity(session, values, clock, user)
     if errors:
         dialog = "new-task-dialog" if values["origin"] == "dialog" else None
@@ -147,7 +152,7 @@ async def complete_activity(request: Request, activity_id: int, session: Session
 async def new_note(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
     form = await request.form()
     related_type, record = _related(session, form)
-    values = {"title": str(form.get("title", "")).strip(), "body": str(form.get("body", "")).strip()}
+    values = {"title": _text(form, "title"), "body": _text(form, "body")}
     errors: dict[str, str] = {}
     if not values["title"]:
         errors["title"] = "Complete this field."

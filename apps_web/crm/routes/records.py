@@ -113,7 +113,7 @@ def _inline(object_key: str):
         fd = LAYOUTS[object_key].field(str(form.get("_field", "")))
         if fd is None or not fd.editable or fd.kind == "readonly":
             raise HTTPException(400, "This field can't be edited.")
-        data = {c: str(form.get(c, "")).strip() for c in fd.columns}
+        data = {c: str(form.get(c, "")).replace("\r\n", "\n").strip() for c in fd.columns}  # textareas post CRLF
         cleaned, errors = validate(object_key, data, session, partial=True, record_id=record.id)
         if errors:
             return render_record(request, session, user, clock, object_key, record, tab="details", status_code=422,
