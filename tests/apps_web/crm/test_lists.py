@@ -172,6 +172,21 @@ def test_view_switcher(page: Page, shared, live_host) -> None:
     assert count_on_page(page) == sql(world, "SELECT count(*) FROM crm_lead WHERE status IN ('Open - Not Contacted', 'Working - Contacted')")[0][0]
 
 
+def test_recently_viewed_lists_visits_most_recent_first(fresh, live_host) -> None:
+    world, page = fresh
+    ids = [r[0] for r in sql(world, "SELECT id FROM crm_account ORDER BY id LIMIT 3")]
+    page.goto(live_host.url("crm", "/accounts?view=recent"))
+    expect(page.get_by_text("No items to display.")).to_be_visible()
+    for record_id in (ids[0], ids[2], ids[1], ids[2]):  # opening the record pages records the visits
+        page.goto(live_host.url("crm", f"/accounts/{record_id}"))
+    page.goto(live_host.url("crm", "/accounts?view=recent"))
+    expected = [sql(world, "SELECT name FROM crm_account WHERE id = ?", i)[0][0] for i in (ids[2], ids[1], ids[0])]
+    assert names_on_page(page) == expected
+    expect(page.locator("#list-summary")).to_contain_text("3 items • Sorted by Last Viewed Date • Filtered by recently viewed accounts")
+    seen = sql(world, "SELECT record_id FROM crm_recent_view WHERE object_type = 'account' ORDER BY id DESC")
+    assert [r[0] for r in seen][:3] == [ids[2], ids[1], ids[2]]
+
+
 # -- writing: mass actions -----------------------------------------------------------------------------
 def test_mass_change_owner_on_three_rows(fresh, live_host) -> None:
     world, page = fresh
@@ -233,6 +248,25 @@ def test_row_menu_delete_acts_on_that_row_only(fresh, live_host) -> None:
     expect(page.get_by_role("status")).to_contain_text("1 case was deleted.")
     assert sql(world, "SELECT id FROM crm_case WHERE id IN (?, ?)", keep, target) == [(keep,)]
     expect(page.get_by_role("link", name=number, exact=True)).to_have_count(0)
+
+
+def test_row_menu_change_owner(fresh, live_host) -> None:
+    world, page = fresh
+    owner_id, owner = sql(world, "SELECT id, first_name || ' ' || last_name FROM identity_user WHERE role = 'support_agent' ORDER BY id")[0]
+    page.goto(live_host.url("crm", "/contacts?view=mine"))
+    row = page.locator("table.list-table tbody tr").nth(1)
+    record_id = int(row.get_attribute("data-id"))
+    name = row.locator("th").inner_text()
+    row.get_by_role("button", name=f"Show Actions: {name}").click()
+    row.get_by_role("menuitem", name="Change Owner").click()
+    dialog = page.get_by_role("dialog", name="Change Owner")
+    expect(dialog).to_contain_text(f"Change the owner of {name}.")
+    dialog.get_by_label("Select New Owner").select_option(label=owner)
+    dialog.get_by_role("button", name="Submit").click()
+    expect(page.get_by_role("status")).to_contain_text(f"Owner changed to {owner} for 1 contact.")
+    assert sql(world, "SELECT owner_id FROM crm_contact WHERE id = ?", record_id) == [(owner_id,)]
+    expect(page.get_by_role("heading", level=1)).to_have_text(re.compile("My Contacts"))  # back on the same view
+    expect(page.locator("table.list-table tbody tr[data-id='%d']" % record_id)).to_have_count(0)
 
 
 def test_mass_change_stage_sets_probability(fresh, live_host) -> None:
