@@ -11,6 +11,7 @@ plain form that redirects back to the board with a toast.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Form, HTTPException, Request
@@ -30,7 +31,7 @@ BOARD = "/opportunities/board"
 
 @dataclass
 class Card:
-    opp: Opportunity
+    opp: Any  # a row of the board query: id, name, amount, close_date, stage, account_id, owner_id
     account: str | None
     owner: User | None
 
@@ -66,18 +67,19 @@ def board_url(state: dict[str, str], **changes: str) -> str:
 def board(request: Request, session: SessionDep, user: CurrentUser, scope: str = "all", closed: str = "1"):
     state = board_state(scope, closed)
     stages = OPEN_STAGES + (CLOSED_STAGES if state["closed"] == "1" else [])
-    query = (select(Opportunity, Account.name).outerjoin(Account, Account.id == Opportunity.account_id)
+    # Plain rows, not ORM objects: a board holds hundreds of cards and needs seven fields of each.
+    query = (select(Opportunity.id, Opportunity.name, Opportunity.amount, Opportunity.close_date, Opportunity.stage,
+                    Opportunity.account_id, Opportunity.owner_id, Account.name.label("account"))
+             .outerjoin(Account, Account.id == Opportunity.account_id)
              .where(Opportunity.stage.in_(stages)).order_by(Opportunity.close_date, Opportunity.id))
     if state["scope"] == "mine":
         query = query.where(Opportunity.owner_id == user.id)
-    owner_ids = set()
     rows = session.exec(query).all()
-    for opp, _name in rows:
-        owner_ids.add(opp.owner_id)
+    owner_ids = {row.owner_id for row in rows}
     owners = {u.id: u for u in session.exec(select(User).where(User.id.in_(owner_ids))).all()} if owner_ids else {}
     columns = {stage: Column(stage) for stage in stages}
-    for opp, account_name in rows:
-        columns[opp.stage].cards.append(Card(opp, account_name, owners.get(opp.owner_id)))
+    for row in rows:
+        columns[row.stage].cards.append(Card(row, row.account, owners.get(row.owner_id)))
     cols = list(columns.values())
     return render(
         request,
