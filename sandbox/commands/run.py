@@ -1,0 +1,49 @@
+"""`sandbox run`: evaluate an agent on the task suite, in parallel, with trajectories for every episode."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command(rich_help_panel="Evaluate")
+    def run(
+        agent: str = typer.Option("oracle", "--agent", "-a", help="oracle, noop, random, anthropic, openai, or package.module:Class."),
+        agent_opt: list[str] = typer.Option([], "--agent-opt", "-o", help="Agent constructor option key=value (repeatable), e.g. -o model=claude-sonnet-4-5."),
+        tasks: list[str] = typer.Option([], "--tasks", "-t", help="Task selectors, comma-separated or repeated: id globs (crm.*), tag:GLOB, difficulty:GLOB, app:GLOB; !selector excludes."),
+        seeds: str = typer.Option("0", "--seeds", "-s", help="Seeds: 0-4, 1,3,7 or 0-2,10."),
+        workers: int = typer.Option(4, "--workers", "-w", min=1, help="Concurrent episodes (one Chromium, one app host)."),
+        max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help="Step limit per episode (default: each task's own)."),
+        time_limit: float = typer.Option(600.0, "--time-limit", min=0, help="Seconds per episode before it is cut short (0: none)."),
+        out: Optional[Path] = typer.Option(None, "--out", help="Run folder (default runs/<agent>-<time>)."),
+        resume: bool = typer.Option(False, "--resume", help="Continue the run in --out: skip finished episodes, redo unfinished ones."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No line per episode, only the bar and the summary."),
+    ) -> None:
+        """Run an agent over tasks x seeds; write trajectories, results.jsonl and a summary table."""
+        import asyncio
+
+        from rich.console import Console
+
+        from sandbox.agents import AgentLoadError, parse_options
+        from sandbox.run import RunConfig, SelectionError, run_async, summary_tables
+        from sandbox.run.progress import RichProgress
+        from sandbox.trajectory import RunExists
+
+        console = Console()
+        try:
+            config = RunConfig(agent=agent, agent_options=parse_options(agent_opt), tasks=list(tasks), seeds=seeds, workers=workers,
+                               max_steps=max_steps, time_limit=time_limit or None, out=out, resume=resume)  # fmt: skip
+            result = asyncio.run(run_async(config, progress=RichProgress(console, show_episodes=not quiet)))
+        except (AgentLoadError, SelectionError, RunExists, ValueError) as exc:
+            console.print(f"[red]error:[/] {exc}")
+            raise typer.Exit(2) from None
+        except KeyboardInterrupt:
+            console.print(f"[yellow]interrupted[/]: finished episodes are kept; continue with [bold]sandbox run --resume --out {config.out_dir()}[/]")
+            raise typer.Exit(130) from None
+        for table in summary_tables(result.results, title=f"{agent} on {len(result.results)} episodes"):
+            console.print(table)
+        console.print(f"results: {result.out / 'results.jsonl'}   ({result.new} played, {result.skipped} skipped, {result.wall_s:.1f}s)")
+        console.print(f"view:    [bold]sandbox view {result.out}[/]")
