@@ -1,0 +1,450 @@
+"""One episode: a forked world, a browser context signed in as the persona, steps, and the verdict.
+
+The episode ties the separate pieces together: ``context`` (the isolated BrowserContext), ``execute``
+(actions), ``settle`` (waiting for their effects) and ``observe`` (what the agent sees). An env runs one
+episode at a time; a pool runs many over the same runtime.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from apps_web.world import WorldDiff
+from apps_web.world import changelog as _changelog
+
+from .actions import ActionError, BaseAction, parse_action, scale_action
+from .context import BrowserSettings, open_context
+from .execute import FINAL_ACTIONS, PASSIVE_ACTIONS, ExecResult, Executor
+from .observe import (
+    Element,
+    ObserveOptions,
+    aria_snapshot,
+    blank_screenshot,
+    capture_png,
+    encode_screenshot,
+    parse_snapshot,
+)
+from .settle import PageWatch, SettleBudget, SettleResult
+from .spec import EpisodeSpec, resolve_persona
+
+if TYPE_CHECKING:  # pragma: no cover
+    from apps_web.world import World
+
+    from .runtime import Runtime
+
+_X = ("x", "start_x", "end_x", "x0", "x1")
+_Y = ("y", "start_y", "end_y", "y0", "y1")
+OVER = "the episode is over (it was answered, reported infeasible or hit its step limit); call reset() to start a new one"
+
+
+@dataclass
+class StepResult:
+    """What ``step`` returns, in gymnasium's order."""
+
+    observation: dict[str, Any]
+    reward: float
+    terminated: bool
+    truncated: bool
+    info: dict[str, Any]
+
+    def astuple(self) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        return self.observation, self.reward, self.terminated, self.truncated, self.info
+
+
+def out_of_screen(action: BaseAction, size: tuple[int, int]) -> str | None:
+    """A message if any coordinate of ``action`` falls outside a screen of ``size`` (width, height)."""
+    w, h = size
+    data = action.model_dump()
+    points = [(data.get(x), data.get(y), x) for x, y in zip(_X, _Y)]
+    points += [(p["x"], p["y"], "path") for p in data.get("path") or ()]
+    for x, y, name in points:
+        if x is None and y is None:
+            continue
+        limit_x = w if name != "x1" else w + 1  # a zoom region's far corner may touch the edge
+        limit_y = h if name != "x1" else h + 1
+        if (x is not None and not 0 <= x < limit_x) or (y is not None and not 0 <= y < limit_y):
+            return f"coordinate ({x}, {y}) is outside the screen ({w}x{h} pixels): x must be 0-{w - 1} and y 0-{h - 1}"
+    return None
+
+
+def verify_context_fields(episode: Episode) -> dict[str, Any]:
+    """Fields of ``verifiers.VerifyContext`` for the episode's end (used by ``Episode.verify``)."""
+    from apps_web import registry
+
+    ignore: list[str] = []
+    for spec in registry.discover():
+        ignore.extend(spec.volatile)
+    return {
+        "end_db": episode.world.path,
+        "diff": episode.changes_since_start(),
+        "instruction": episode.spec.instruction,
+        "answer": episode.answer,
+        "infeasible": episode.infeasible_reason is not None,
+        "infeasible_reason": episode.infeasible_reason,
+        "final_screenshot": episode.last_png,
+        "steps": list(episode.trajectory),
+        "params": dict(episode.spec.params),
+        "ignore": ignore,
+    }
+
+
+@dataclass
+class Episode:
+    """A live episode. Create with :meth:`Episode.open`; drive with :meth:`step`; end with :meth:`close`."""
+
+    runtime: Runtime
+    spec: EpisodeSpec
+    world: World
+    username: str | None
+    context: Any
+    observe: ObserveOptions
+    settings: BrowserSettings
+    budget: SettleBudget
+    executor: Executor
+    watch: PageWatch
+    blocked: Any
+    keep_world: bool = False
+    steps: int = 0
+    terminated: bool = False
+    truncated: bool = False
+    answer: str | None = None
+    infeasible_reason: str | None = None
+    verdict: Any = None
+    last_error: str | None = None
+    last_png: bytes | None = None
+    last_obs: dict[str, Any] | None = None
+    trajectory: list[dict[str, Any]] = field(default_factory=list)
+    _seq: int = 0
+    _start_seq: int = 0
+    _db: Any = None
+    _watches: list[PageWatch] = field(default_factory=list)
+    _new_pages: list[Any] = field(default_factory=list)
+    _closed: bool = False
+
+    # -- creation ------------------------------------------------------------------------------------
+    @classmethod
+    async def open(
+        cls,
+        runtime: Runtime,
+        spec: EpisodeSpec,
+        *,
+        observe: ObserveOptions = ObserveOptions(),
+        settings: BrowserSettings = BrowserSettings(),
+        budget: SettleBudget = SettleBudget(),
+        keep_world: bool = False,
+    ) -> tuple[Episode, dict[str, Any], dict[str, Any]]:
+        """Fork the world, apply the spec's setup, open the context and the start page; first observation."""
+        t0 = time.perf_counter()
+        host = runtime.host
+        if spec.app not in host.app_names:
+            raise ValueError(f"app {spec.app!r} is not served by this host (apps: {', '.join(host.app_names)})")
+        world = await asyncio.to_thread(runtime.store.create, spec.seed, spec.scale)
+        try:
+            if spec.setup is not None:
+                await asyncio.to_thread(spec.setup, world)
+            username = await asyncio.to_thread(resolve_persona, world, spec)
+            t_world = time.perf_counter()
+            context, blocked = await open_context(runtime.browser, host, world, username, settings, runtime.blackhole)
+        except BaseException:
+            runtime.store.drop(world)
+            raise
+        try:
+            page = await context.new_page()
+            watch = await PageWatch.attach(page)
+            t_context = time.perf_counter()
+            episode = cls(
+                runtime=runtime, spec=spec, world=world, username=username, context=context, observe=observe,
+                settings=settings, budget=budget, executor=Executor(settings.viewport, host, settings.typing),
+                watch=watch, blocked=blocked, keep_world=keep_world,
+            )
+            episode._watches.append(watch)
+            context.on("page", episode._on_page)
+            episode._db = world.connect()
+            episode._seq = episode._start_seq = _changelog.last_seq(episode._db)
+            start = host.url(spec.app, spec.start_url)
+            if not host.is_own_url(start):
+                raise ValueError(f"start_url {spec.start_url!r} of {spec.id!r} is not on the app host")
+            await page.goto(start, wait_until="load", timeout=budget.navigation * 1000)
+            settled = await watch.settle(watch.mark(), budget)
+            t_page = time.perf_counter()
+            obs, extra = await episode._observe(settled, None)
+        except BaseException:
+            await context.close()
+            if not keep_world:
+                runtime.store.drop(world)
+            raise
+        t_end = time.perf_counter()
+        info = {
+            "task_id": spec.id,
+            "seed": spec.seed,
+            "world_id": world.id,
+            "persona": username,
+            "url": obs["url"],
+            "error": None,
+            "blocked_requests": blocked.drain(),
+            "timing": {
+                "world_ms": (t_world - t0) * 1000,
+                "context_ms": (t_context - t_world) * 1000,
+                "page_ms": (t_page - t_context) * 1000,
+                "observe_ms": (t_end - t_page) * 1000,
+                "total_ms": (t_end - t0) * 1000,
+            },
+            **extra,
+        }
+        return episode, obs, info
+
+    def _on_page(self, page: Any) -> None:
+        self._new_pages.append(page)
+
+    # -- properties ----------------------------------------------------------------------------------
+    @property
+    def page(self) -> Any:
+        """The page the agent sees (the newest open tab)."""
+        return self.watch.page
+
+    @property
+    def done(self) -> bool:
+        return self.terminated or self.truncated
+
+    @property
+    def screen_size(self) -> tuple[int, int]:
+        """(width, height) of the screenshots the agent sees, in whose pixels it sends coordinates."""
+        return self.observe.size or self.settings.viewport
+
+    @property
+    def scale(self) -> tuple[float, float]:
+        """Viewport pixels per screenshot pixel (1, 1 unless the observation is resized)."""
+        vw, vh = self.settings.viewport
+        sw, sh = self.screen_size
+        return vw / sw, vh / sh
+
+    def changes_since_start(self) -> WorldDiff:
+        conn = self._db or self.world.connect()
+        diff, _ = _changelog.changes_since(conn, self._start_seq)
+        if conn is not self._db:
+            conn.close()
+        return diff
+
+    # -- stepping ------------------------------------------------------------------------------------
+    async def step(self, action: Any) -> StepResult:
+        """Parse and run one action, settle, observe; reward and verdict at the end of the episode."""
+        t0 = time.perf_counter()
+        if self._closed:
+            raise RuntimeError("this episode is closed; reset the env to start a new one")
+        if self.done:
+            obs = dict(self.last_obs or {})
+            obs["last_action_error"] = OVER
+            return StepResult(obs, 0.0, self.terminated, self.truncated, {"error": OVER, "url": obs.get("url", "")})
+        self.steps += 1
+        parsed: BaseAction | None = None
+        error: str | None = None
+        try:
+            parsed = parse_action(action)
+        except ActionError as exc:
+            error = str(exc)
+        except Exception as exc:  # anything else that cannot be read as an action
+            error = f"could not read the action: {exc}"
+        if parsed is not None and self.observe.size is not None:
+            error = out_of_screen(parsed, self.screen_size)
+            if error is None:
+                fx, fy = self.scale
+                parsed = scale_action(parsed, fx, fy)
+        t_parse = time.perf_counter()
+
+        result = ExecResult(error=error)
+        settled: SettleResult | None = None
+        if parsed is not None and error is None:
+            mark = self.watch.mark()
+            pages_before = len(self._new_pages)
+            result = await self.executor.run(self.page, parsed)
+            t_act = time.perf_counter()
+            if parsed.action not in PASSIVE_ACTIONS:
+                settled = await self.watch.settle(mark, self.budget)
+                if len(self._new_pages) > pages_before or self.watch.closed:
+                    settled = await self._follow_pages(settled)
+        else:
+            t_act = time.perf_counter()
+        t_settle = time.perf_counter()
+
+        if result.done:
+            self.terminated = True
+            self.answer = result.answer
+            self.infeasible_reason = result.infeasible_reason
+        if not self.terminated and self.steps >= self.spec.max_steps:
+            self.truncated = True
+        self.last_error = result.error
+
+        obs, extra = await self._observe(settled, result)
+        t_obs = time.perf_counter()
+
+        info: dict[str, Any] = {
+            "step": self.steps,
+            "action": parsed.to_dict() if parsed is not None else None,
+            "url": obs["url"],
+            "error": result.error,
+            "blocked_requests": self.blocked.drain(),
+            **extra,
+        }
+        if settled is not None and settled.timed_out:
+            info["settle"] = "; ".join(settled.detail)
+        self.trajectory.append({"step": self.steps, "action": info["action"], "url": obs["url"], "error": result.error})
+        reward = 0.0
+        if self.done:
+            self.verdict = await self.verify()
+            if self.verdict is not None:
+                reward = float(self.verdict.score)
+                info["verdict"] = self.verdict
+            if self.answer is not None:
+                info["answer"] = self.answer
+            if self.infeasible_reason is not None:
+                info["infeasible_reason"] = self.infeasible_reason
+        t_end = time.perf_counter()
+        info["timing"] = {
+            "parse_ms": (t_parse - t0) * 1000,
+            "act_ms": (t_act - t_parse) * 1000,
+            "settle_ms": (t_settle - t_act) * 1000,
+            "observe_ms": (t_obs - t_settle) * 1000,
+            "total_ms": (t_end - t0) * 1000,
+        }
+        return StepResult(obs, reward, self.terminated, self.truncated, info)
+
+    async def _follow_pages(self, settled: SettleResult) -> SettleResult:
+        """A new tab became the one the agent sees; a closed tab hands over to the one before it."""
+        while self._new_pages:
+            page = self._new_pages.pop(0)
+            if page.is_closed():
+                continue
+            watch = await PageWatch.attach(page)
+            self._watches.append(watch)
+            self.watch = watch
+            try:
+                await page.wait_for_load_state("load", timeout=self.budget.navigation * 1000)
+            except Exception:
+                pass
+            settled = await watch.settle(watch.mark(), self.budget)
+        while self.watch.closed and len(self._watches) > 1:
+            self._watches.remove(self.watch)
+            self.watch = self._watches[-1]
+            settled = await self.watch.settle(self.watch.mark(), self.budget)
+        return settled
+
+    # -- observing -----------------------------------------------------------------------------------
+    async def _observe(self, settled: SettleResult | None, result: ExecResult | None) -> tuple[dict[str, Any], dict[str, Any]]:
+        opts = self.observe
+        watch = self.watch
+        extra: dict[str, Any] = {}
+        shot = asyncio.ensure_future(capture_png(watch.cdp, fast=opts.fast_png)) if not watch.closed else None
+        # While Chromium renders the frame: the world's changes, and the page's url and title.
+        extra["changes"] = self._changes()
+        if settled is not None:
+            url, title = settled.url, settled.title
+        else:
+            url, title = watch.page.url, await self._title()
+        snapshot = None
+        if opts.wants_elements and not watch.closed:
+            try:
+                snapshot = await aria_snapshot(watch.page)
+            except Exception as exc:
+                extra["axtree_error"] = f"the accessibility tree could not be read: {exc}"
+        png = None
+        if shot is not None:
+            try:
+                png = await shot
+            except Exception as exc:
+                extra["screenshot_error"] = str(exc).splitlines()[0]
+        self.last_png = png
+        if png is not None:
+            if opts.screenshot == "array":
+                screenshot = await asyncio.to_thread(encode_screenshot, png, "array", opts.size)
+            else:
+                screenshot = encode_screenshot(png, opts.screenshot, opts.size)
+        else:
+            screenshot = blank_screenshot(opts.screenshot, self.screen_size)
+        obs: dict[str, Any] = {
+            "screenshot": screenshot,
+            "url": url,
+            "title": title,
+            "instruction": self.spec.instruction,
+            "last_action_error": self.last_error or "",
+        }
+        if opts.screenshot == "none":
+            del obs["screenshot"]
+        if opts.wants_elements:
+            text, elements = parse_snapshot(snapshot or "", self.settings.viewport, self.scale)
+            if opts.axtree:
+                obs["axtree"] = text
+            if opts.marks:
+                extra["elements"] = [e.to_dict() for e in elements]
+        if result is not None and result.zoom is not None and not watch.closed:
+            try:  # after the full screenshot: a clipped capture must not overlap another capture
+                zpng = await capture_png(watch.cdp, clip=result.zoom, fast=opts.fast_png)
+                extra["zoom"] = encode_screenshot(zpng, "png" if opts.screenshot == "png" else "array", None)
+            except Exception as exc:
+                extra["zoom_error"] = str(exc).splitlines()[0]
+        if result is not None and result.cursor is not None:
+            fx, fy = self.scale
+            extra["cursor"] = (round(result.cursor[0] / fx), round(result.cursor[1] / fy))
+        self.last_obs = obs
+        return obs, extra
+
+    async def _title(self) -> str:
+        try:
+            return await self.watch.page.title()
+        except Exception:
+            return ""
+
+    def _changes(self) -> WorldDiff:
+        try:
+            diff, self._seq = _changelog.changes_since(self._db, self._seq)
+        except Exception:  # the world file is gone (dropped under us): report nothing rather than fail
+            return WorldDiff()
+        return diff
+
+    async def observe_elements(self) -> tuple[str, list[Element]]:
+        """A fresh accessibility tree and set-of-marks list, whatever the observation options say."""
+        snapshot = await aria_snapshot(self.page)
+        return parse_snapshot(snapshot, self.settings.viewport, self.scale)
+
+    # -- the end -------------------------------------------------------------------------------------
+    async def verify(self) -> Any:
+        """The spec's verdict on the episode (None without a verifier). Errors become a failed verdict."""
+        if self.spec.verify is None:
+            return None
+        from verifiers import Verdict, VerifyContext
+
+        try:
+            ctx = VerifyContext(**verify_context_fields(self))
+            return await asyncio.to_thread(self.spec.verify, ctx)
+        except Exception as exc:
+            return Verdict(passed=False, score=0.0, reason=f"the verifier failed: {type(exc).__name__}: {exc}")
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        try:
+            await self.context.close()
+        except Exception:
+            pass
+        if not self.keep_world:
+            self.runtime.store.drop(self.world)
+
+
+def as_array(screenshot: Any) -> np.ndarray:
+    """A screenshot from an observation as an HxWx3 uint8 array, whatever its form."""
+    if isinstance(screenshot, np.ndarray):
+        return screenshot
+    from .observe import png_to_array
+
+    return png_to_array(screenshot)
+
+
+__all__ = ["Episode", "StepResult", "as_array", "out_of_screen", "verify_context_fields"]

@@ -1,0 +1,33 @@
+"""Registering the sandbox envs with gymnasium on ``import sandbox``, cheaply.
+
+Only names are registered here (entry points are strings): nothing heavy is imported until an env
+is made. Free-form envs get ``sandbox/<app>.free`` for every app package of ``apps_web`` and for the
+playground; task envs are registered by ``sandbox.gym_env.register_tasks(source)``.
+"""
+
+from __future__ import annotations
+
+import pkgutil
+
+ENTRY_POINT = "sandbox.gym_env:SandboxEnv"
+
+
+def installed_app_names() -> list[str]:
+    """App package names under ``apps_web`` (found without importing them), plus ``playground``."""
+    import apps_web
+    from apps_web.registry import CORE_PACKAGES
+
+    names = [m.name for m in pkgutil.iter_modules(apps_web.__path__) if m.ispkg and m.name not in CORE_PACKAGES]
+    return sorted(names) + ["playground"]
+
+
+def register() -> None:
+    try:
+        from gymnasium.envs.registration import register as gym_register
+        from gymnasium.envs.registration import registry
+    except ImportError:  # pragma: no cover - gymnasium is a dependency, but never break `import sandbox`
+        return
+    for app in installed_app_names():
+        env_id = f"sandbox/{app}.free"
+        if env_id not in registry:
+            gym_register(env_id, entry_point=ENTRY_POINT, kwargs={"app": app})

@@ -1,0 +1,153 @@
+"""The shared machinery of many episodes: one Playwright, one Chromium, one app host, one world store.
+
+An env owns a runtime unless it is given one; a pool shares one runtime among all its episodes.
+Starting one costs about a second (Chromium and the host start in parallel); episodes then cost
+only a context each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from apps_web.registry import AppSpec
+from apps_web.world import WorldStore
+
+from .apphost import AppHost, HostMode
+from .context import Blackhole
+
+if TYPE_CHECKING:  # pragma: no cover
+    from playwright.async_api import Browser, Playwright
+
+
+def default_apps(*extra: str | AppSpec) -> tuple[AppSpec, ...]:
+    """Every installed app, plus the named extras (``"playground"`` adds the test pages)."""
+    from apps_web import registry
+
+    specs = list(registry.discover())
+    names = {s.name for s in specs}
+    for item in extra:
+        spec = item if isinstance(item, AppSpec) else _extra_app(item)
+        if spec is not None and spec.name not in names:
+            specs.append(spec)
+            names.add(spec.name)
+    return tuple(specs)
+
+
+def _extra_app(name: str) -> AppSpec | None:
+    if name == "playground":
+        from .playground import PLAYGROUND
+
+        return PLAYGROUND
+    return None
+
+
+@dataclass
+class Runtime:
+    """Playwright + Chromium + app host + world store, shared by every episode that uses it."""
+
+    store: WorldStore
+    host: AppHost
+    playwright: Playwright
+    browser: Browser
+    blackhole: Blackhole
+    _owns_host: bool = True
+    _closed: bool = field(default=False, repr=False)
+
+    @classmethod
+    async def start(
+        cls,
+        *,
+        store: WorldStore | None = None,
+        apps: tuple[AppSpec, ...] | None = None,
+        host: AppHost | None = None,
+        host_mode: HostMode = "process",
+        secret: str | None = None,
+        headless: bool = True,
+        browser_args: tuple[str, ...] = (),
+    ) -> Runtime:
+        """Start Chromium and (unless ``host`` is given) the app host, concurrently."""
+        from playwright.async_api import async_playwright
+
+        from .browser import launch
+
+        store = store or (host.store if host is not None else WorldStore())
+        owns_host = host is None
+        host_job = (
+            asyncio.to_thread(AppHost.start, store, secret=secret, apps=apps, mode=host_mode)
+            if host is None
+            else None
+        )
+        pw = await async_playwright().start()
+        try:
+            if host_job is not None:
+                browser, host = await asyncio.gather(launch(pw, headless=headless, extra_args=browser_args), host_job)
+            else:
+                browser = await launch(pw, headless=headless, extra_args=browser_args)
+        except BaseException:
+            await pw.stop()
+            raise
+        assert host is not None
+        return cls(store=store, host=host, playwright=pw, browser=browser, blackhole=Blackhole(), _owns_host=owns_host)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def app_names(self) -> tuple[str, ...]:
+        return self.host.app_names
+
+    def process_ids(self) -> dict[str, list[int]]:
+        """Process ids of the browser (with its renderers) and of the app host, for memory accounting."""
+        import psutil
+
+        out: dict[str, list[int]] = {"browser": [], "host": []}
+        proc = getattr(self.browser, "_sbx_pid", None)
+        if proc is None:
+            # Chromium is a child of Playwright's driver: find the browser process by its arguments.
+            me = psutil.Process()
+            for child in me.children(recursive=True):
+                try:
+                    if "chrom" in child.name().lower() and "--type=" not in " ".join(child.cmdline()):
+                        proc = child.pid
+                        break
+                except psutil.Error:
+                    continue
+        if proc is not None:
+            try:
+                root = psutil.Process(proc)
+                out["browser"] = [root.pid] + [c.pid for c in root.children(recursive=True)]
+            except psutil.Error:
+                pass
+        if self.host.pid is not None:
+            out["host"] = [self.host.pid]
+        return out
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            await self.browser.close()
+        except Exception:
+            pass
+        try:
+            await self.playwright.stop()
+        except Exception:
+            pass
+        self.blackhole.close()
+        if self._owns_host:
+            try:
+                await asyncio.to_thread(self.host.close)
+            except RuntimeError:  # interpreter shutdown: no new threads, stop the host from here
+                self.host.close()
+
+    async def __aenter__(self) -> Runtime:
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()
+
+
+__all__ = ["Runtime", "default_apps"]

@@ -1,0 +1,286 @@
+"""Waiting after an action for what it set in motion, and nothing longer.
+
+After each action the page is *settled* before it is observed:
+
+1. queued tasks run (a form submission, a ``setTimeout(0)``, a message): one task hop in the page;
+2. the page's own requests finish: ``fetch``/XHR calls and the body reads that follow them are
+   counted in the page by :data:`TRACKER_JS`, and the wait ends when the count drops to zero and the
+   page's continuation has run (no polling: the counter resolves waiters);
+3. if the action started a navigation (the Navigation API's ``navigate`` event for a cross-document
+   destination, or a commit seen by CDP), the new document must commit and fire ``load``, and its
+   web fonts must be ready;
+4. a fresh frame: the CDP screenshot that follows always renders a new frame of the current DOM.
+
+Each wait is bounded (``SettleBudget``); hitting a bound is reported, never an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+# Runs in every document of an episode before the page's own scripts. It only observes: counts the
+# page's fetch/XHR requests (and the body reads that follow a fetch) and remembers cross-document
+# navigations the page starts. ``window.__sbx`` is non-enumerable so page code does not trip on it.
+TRACKER_JS = r"""
+(() => {
+  if (window.__sbx) return;
+  const s = { pending: 0, nav: null, waiters: [] };
+  Object.defineProperty(window, '__sbx', { value: s, enumerable: false });
+  const setTimeout0 = window.setTimeout.bind(window);
+  s.hop = () => new Promise((resolve) => {
+    const c = new MessageChannel();
+    c.port1.onmessage = () => resolve();
+    c.port2.postMessage(0);
+  });
+  s.sleep = (ms) => new Promise((resolve) => setTimeout0(resolve, ms));
+  const release = () => {
+    if (s.pending > 0) s.pending--;
+    if (s.pending === 0) s.waiters.splice(0).forEach((f) => f());
+  };
+  // Release after one more task, so the page's own continuation (which renders) has run first.
+  const later = () => { s.hop().then(release); };
+  const fetch0 = window.fetch;
+  if (fetch0) {
+    window.fetch = function fetch(...args) {
+      s.pending++;
+      let p;
+      try { p = fetch0.apply(this, args); } catch (e) { later(); throw e; }
+      p.then(later, later);
+      return p;
+    };
+  }
+  if (window.Response) {
+    for (const name of ['json', 'text', 'arrayBuffer', 'blob', 'formData']) {
+      const read = Response.prototype[name];
+      if (!read) continue;
+      Response.prototype[name] = function (...args) {
+        s.pending++;
+        let p;
+        try { p = read.apply(this, args); } catch (e) { later(); throw e; }
+        p.then(later, later);
+        return p;
+      };
+    }
+  }
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (...args) {
+    s.pending++;
+    this.addEventListener('loadend', later, { once: true });
+    try { return send.apply(this, args); } catch (e) { later(); throw e; }
+  };
+  if (window.navigation) {
+    navigation.addEventListener('navigate', (e) => {
+      if (!e.destination.sameDocument && !e.downloadRequest) s.nav = e;
+    });
+  }
+})();
+"""
+
+# Evaluated after an action: let queued tasks run, wait (bounded) for the page's requests, report.
+SETTLE_JS = r"""
+(async (budgetMs) => {
+  const s = window.__sbx;
+  const report = (extra) => ({ url: location.href, title: document.title, ready: document.readyState, ...extra });
+  if (!s) return report({ nav: false, pending: 0, timedOut: false, tracked: false });
+  await s.hop();
+  let timedOut = false;
+  if (!s.nav && s.pending > 0) {
+    const idle = new Promise((resolve) => s.waiters.push(() => resolve(true)));
+    timedOut = !(await Promise.race([idle, s.sleep(budgetMs).then(() => false)]));
+  }
+  if (!s.nav && document.fonts && document.fonts.status !== 'loaded') {
+    await Promise.race([document.fonts.ready, s.sleep(budgetMs)]);
+  }
+  const nav = !!(s.nav && !s.nav.defaultPrevented);
+  s.nav = null;  // reported once: a navigation that ends without a new document is not reported again
+  return report({ nav, pending: s.pending, timedOut, tracked: true });
+})
+"""
+
+
+@dataclass(frozen=True)
+class SettleBudget:
+    """Upper bounds of the waits after an action (seconds)."""
+
+    requests: float = 5.0  # the page's fetch/XHR requests
+    navigation: float = 15.0  # a navigation to commit and load
+
+
+@dataclass
+class SettleResult:
+    url: str = ""
+    title: str = ""
+    navigated: bool = False
+    timed_out: bool = False
+    pending: int = 0
+    ms: float = 0.0
+    detail: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Where a page stood before an action: compared afterwards to see what the action started."""
+
+    commits: int
+    stops: int
+    downloads: int
+
+
+class PageWatch:
+    """Per-page state for settling: a CDP session with main-frame commit, load and stop counters."""
+
+    def __init__(self, page: Any, cdp: Any) -> None:
+        self.page = page
+        self.cdp = cdp
+        self.commits = 0  # cross-document commits of the main frame
+        self.stops = 0  # the main frame stopped loading (also when a navigation ends without commit)
+        self.downloads = 0
+        self.loaded = True  # the current document fired load
+        self.closed = False
+        self._changed = asyncio.Event()
+        cdp.on("Page.frameNavigated", self._on_frame_navigated)
+        cdp.on("Page.loadEventFired", self._on_load)
+        cdp.on("Page.frameStoppedLoading", self._on_stopped)
+        page.on("download", self._on_download)
+        page.on("close", self._on_close)
+
+    @classmethod
+    async def attach(cls, page: Any) -> PageWatch:
+        cdp = await page.context.new_cdp_session(page)
+        watch = cls(page, cdp)
+        await cdp.send("Page.enable")
+        return watch
+
+    # -- events --------------------------------------------------------------------------------------
+    def _main(self, frame_id: str | None) -> bool:
+        main = getattr(self, "_main_id", None)
+        return main is None or frame_id == main
+
+    def _on_frame_navigated(self, event: dict) -> None:
+        frame = event.get("frame", {})
+        if frame.get("parentId") or event.get("type", "Navigation") != "Navigation":
+            return
+        self._main_id = frame.get("id")
+        self.commits += 1
+        self.loaded = False
+        self._changed.set()
+
+    def _on_load(self, _event: dict) -> None:
+        self.loaded = True
+        self._changed.set()
+
+    def _on_stopped(self, event: dict) -> None:
+        if self._main(event.get("frameId")):
+            self.stops += 1
+            self._changed.set()
+
+    def _on_download(self, *_: Any) -> None:
+        self.downloads += 1
+        self._changed.set()
+
+    def _on_close(self, *_: Any) -> None:
+        self.closed = True
+        self._changed.set()
+
+    def mark(self) -> Mark:
+        return Mark(self.commits, self.stops, self.downloads)
+
+    # -- waits ---------------------------------------------------------------------------------------
+    async def _wait_until(self, predicate: Any, deadline: float) -> bool:
+        while not predicate():
+            if self.closed:
+                return False
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            self._changed.clear()
+            try:
+                await asyncio.wait_for(self._changed.wait(), remaining)
+            except asyncio.TimeoutError:
+                return predicate()
+        return True
+
+    async def evaluate(self, expression: str, *, await_promise: bool = False) -> Any:
+        """Evaluate in the page's main world through CDP; raises ``PageGone`` if the document went away."""
+        try:
+            result = await self.cdp.send(
+                "Runtime.evaluate",
+                {"expression": expression, "awaitPromise": await_promise, "returnByValue": True},
+            )
+        except Exception as exc:  # navigation destroyed the context, or the page closed
+            raise PageGone(str(exc)) from None
+        if "exceptionDetails" in result:
+            details = result["exceptionDetails"]
+            text = details.get("exception", {}).get("description") or details.get("text", "error")
+            if "destroyed" in text or "navigated" in text:
+                raise PageGone(text)
+            raise RuntimeError(f"in-page script failed: {text}")
+        return result.get("result", {}).get("value")
+
+    async def settle(self, mark: Mark, budget: SettleBudget = SettleBudget()) -> SettleResult:
+        """Wait until what the action started is finished (see the module docstring)."""
+        t0 = time.perf_counter()
+        out = SettleResult()
+        first = mark
+        deadline = time.monotonic() + budget.navigation
+        requests_ms = int(budget.requests * 1000)
+        info: dict | None = None
+        for _ in range(8):  # a navigation, then at most a few more that its pages start by themselves
+            try:
+                info = await self.evaluate(f"({SETTLE_JS})({requests_ms})", await_promise=True)
+            except PageGone:
+                info = None
+            if self.closed:
+                out.detail.append("the page closed")
+                break
+            same_document = info is not None and not info["nav"] and self.commits == mark.commits
+            if same_document and info["ready"] == "complete":
+                if info["timedOut"]:
+                    out.timed_out = True
+                    out.detail.append(f"{info['pending']} request(s) of the page still running after {budget.requests:g} s")
+                break
+            if same_document:  # the document itself is still loading: wait for its load event
+                ok = await self._wait_until(lambda: self.loaded or self.commits > mark.commits, deadline)
+            else:  # a navigation: a new document must commit and load, unless it ends without commit
+                ok = await self._wait_until(
+                    lambda: (self.commits > mark.commits and self.loaded)
+                    or (self.commits == mark.commits and (self.stops > mark.stops or self.downloads > mark.downloads)),
+                    deadline,
+                )
+            if not ok:
+                out.timed_out = True
+                out.detail.append(f"the page did not finish loading within {budget.navigation:g} s")
+                break
+            if self.commits == mark.commits and (self.downloads > mark.downloads or self.stops > mark.stops) and not same_document:
+                out.detail.append("the navigation ended without a new page (a download or an empty response)")
+                mark = self.mark()
+                continue
+            mark = self.mark()  # the new document is loaded: settle it in turn
+        out.navigated = self.commits > first.commits
+        if info is None or self.commits != mark.commits or info.get("nav"):
+            try:
+                info = await self.evaluate(f"({SETTLE_JS})(0)", await_promise=True)
+            except PageGone:
+                info = None
+        if info is not None:
+            out.url, out.title, out.pending = info["url"], info["title"], info["pending"]
+        else:
+            out.url = self.page.url
+        out.ms = (time.perf_counter() - t0) * 1000
+        return out
+
+    async def detach(self) -> None:
+        try:
+            await self.cdp.detach()
+        except Exception:
+            pass
+
+
+class PageGone(RuntimeError):
+    """The document an evaluation ran in went away (navigation or close)."""
+
+
+__all__ = ["Mark", "PageGone", "PageWatch", "SETTLE_JS", "SettleBudget", "SettleResult", "TRACKER_JS"]

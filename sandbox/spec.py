@@ -1,0 +1,126 @@
+"""The contract between tasks and the environment: what one episode needs, and where specs come from.
+
+A task library (issue 5) implements :class:`TaskSource`; the environment only ever sees
+:class:`EpisodeSpec` objects. Until tasks exist, :func:`free_spec` describes a free-form episode
+(an app, a start page and an instruction, no verifier).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from contextlib import closing
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from apps_web.world import World
+    from verifiers import Verdict, VerifyContext
+
+DEFAULT_MAX_STEPS = 100
+DEFAULT_ROLE = "sales_rep"
+
+
+@dataclass(frozen=True)
+class EpisodeSpec:
+    """One episode to run: where it starts, who is signed in, what to do, how to grade it.
+
+    - ``id``: the task id, ``"<app>.<task>"`` (``"crm.close-won"``); ``"<app>.free"`` for free-form envs.
+    - ``app``: the app the episode starts in (``"crm"``); every app of the host is reachable.
+    - ``start_url``: a path on the app's host (``"/opportunities/12"``), or an absolute URL on the host.
+    - ``instruction``: the text the agent receives.
+    - ``persona``: username of the signed-in user; if ``None``, the first user (lowest id) whose role
+      is ``role``; if both are ``None``, nobody is signed in.
+    - ``seed``: the world seed (the env's ``reset(seed=...)`` overrides it); ``scale``: the world size.
+    - ``max_steps``: the episode is truncated after this many steps.
+    - ``setup(world)``: changes applied to the freshly forked world before the browser opens.
+    - ``verify(ctx)``: grades the episode at its end (``verifiers.VerifyContext`` -> ``verifiers.Verdict``);
+      ``None`` for free-form episodes (reward 0).
+    - ``params``: the task parameters drawn for this seed (passed to the verifier as ``ctx.params``).
+    - ``metadata``: free-form data for tools (difficulty, tags...); the env does not read it.
+    """
+
+    id: str
+    app: str
+    start_url: str = "/"
+    instruction: str = ""
+    persona: str | None = None
+    role: str | None = DEFAULT_ROLE
+    seed: int = 0
+    scale: int = 1
+    max_steps: int = DEFAULT_MAX_STEPS
+    setup: Callable[[World], None] | None = None
+    verify: Callable[[VerifyContext], Verdict] | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.id or not isinstance(self.id, str):
+            raise ValueError("EpisodeSpec.id must be a non-empty string such as 'crm.close-won'")
+        if not self.app or not isinstance(self.app, str):
+            raise ValueError("EpisodeSpec.app must name an app, such as 'crm'")
+        if not isinstance(self.max_steps, int) or self.max_steps < 1:
+            raise ValueError(f"EpisodeSpec.max_steps must be a positive integer, got {self.max_steps!r}")
+        if not isinstance(self.seed, int) or self.seed < 0:
+            raise ValueError(f"EpisodeSpec.seed must be a non-negative integer, got {self.seed!r}")
+
+    def with_seed(self, seed: int | None) -> EpisodeSpec:
+        return self if seed is None or seed == self.seed else replace(self, seed=seed)
+
+    def replace(self, **changes: Any) -> EpisodeSpec:
+        return replace(self, **changes)
+
+
+@runtime_checkable
+class TaskSource(Protocol):
+    """Where episode specs come from: a task library, a file of tasks, a generator.
+
+    ``get(task_id, seed)`` returns the episode of one task instance (the seed draws the task's
+    parameters and the world); ``ids()`` lists the task ids it knows (``"crm.close-won"``...).
+    """
+
+    def get(self, task_id: str, seed: int) -> EpisodeSpec: ...
+
+    def ids(self) -> Iterable[str]: ...
+
+
+def free_spec(
+    app: str = "crm",
+    start_url: str = "/",
+    instruction: str = "",
+    *,
+    persona: str | None = None,
+    role: str | None = DEFAULT_ROLE,
+    seed: int = 0,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    setup: Callable[[World], None] | None = None,
+) -> EpisodeSpec:
+    """A free-form episode: an app, a start page and an instruction, no verifier (reward 0)."""
+    return EpisodeSpec(
+        id=f"{app}.free", app=app, start_url=start_url, instruction=instruction, persona=persona,
+        role=role, seed=seed, max_steps=max_steps, setup=setup,
+    )
+
+
+def resolve_persona(world: World, spec: EpisodeSpec) -> str | None:
+    """The username to sign in for ``spec`` in ``world`` (see :class:`EpisodeSpec`)."""
+    if spec.persona is not None:
+        with closing(world.connect()) as conn:
+            row = conn.execute("SELECT username FROM identity_user WHERE username = ?", (spec.persona,)).fetchone()
+        if row is None:
+            raise ValueError(f"persona {spec.persona!r} of episode {spec.id!r} is not a user of this world")
+        return spec.persona
+    if spec.role is None:
+        return None
+    with closing(world.connect()) as conn:
+        try:
+            row = conn.execute(
+                "SELECT username FROM identity_user WHERE role = ? AND active ORDER BY id LIMIT 1", (spec.role,)
+            ).fetchone()
+        except Exception:  # a world without the identity tables (should not happen): nobody signs in
+            return None
+    if row is None:
+        raise ValueError(f"no active user with role {spec.role!r} in this world for episode {spec.id!r}")
+    return row[0]
+
+
+__all__ = ["DEFAULT_MAX_STEPS", "DEFAULT_ROLE", "EpisodeSpec", "TaskSource", "free_spec", "resolve_persona"]
