@@ -86,3 +86,9 @@ def browser(playwright):  # noqa: ANN001 - overrides pytest-playwright's fixture
     b = launch_sync(playwright)
     yield b
     b.close()
+
+
+# Assertions wait for the real condition; a generous bound keeps them steady on a loaded 2-core machine.
+from playwright.sync_api import expect as _expect  # noqa: E402
+
+_expect.set_options(timeout=15_000)

@@ -81,3 +81,16 @@ def test_world_clock_is_frozen(store: WorldStore) -> None:
     w = store.create(seed=0)
     assert w.clock.now == store.get(w.id).clock.now
     assert w.clock.today.isoformat() == "2026-03-16"
+
+
+def test_same_seed_same_bytes_across_processes(tmp_path) -> None:  # noqa: ANN001
+    """Index creation order, hash seeds and the like must not leak into the template file."""
+    import subprocess
+    import sys
+
+    code = "import sys; from apps_web.world import WorldStore; print(WorldStore(sys.argv[1]).template(seed=5))"
+    paths = []
+    for i, hashseed in enumerate(("1", "2")):
+        out = subprocess.run([sys.executable, "-c", code, str(tmp_path / f"p{i}")], capture_output=True, text=True, check=True, env={**__import__("os").environ, "PYTHONHASHSEED": hashseed})
+        paths.append(out.stdout.strip())
+    assert open(paths[0], "rb").read() == open(paths[1], "rb").read()
