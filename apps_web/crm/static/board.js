@@ -155,8 +155,8 @@
   }
 
   board.addEventListener("dragstart", (ev) => ev.preventDefault()); // no native HTML5 drag of links/images
+  document.addEventListener("pointerdown", () => { justDragged = false; }, true); // a new press: nothing to swallow
   board.addEventListener("pointerdown", (ev) => {
-    justDragged = false;
     if (ev.button !== 0 || !ev.isPrimary || keyDrag) return;
     const card = ev.target.closest(".kanban-card");
     if (!card || ev.target.closest("button, .menu, input, select, textarea")) return;
