@@ -60,6 +60,7 @@ class Studio:
     headed_runtime: Any = None
     run: Any = None
     sessions: dict[str, StudioSession] = field(default_factory=dict)
+    loop: asyncio.AbstractEventLoop | None = None  # the loop that owns the browser objects
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
@@ -74,6 +75,7 @@ class Studio:
         from sandbox.runtime import Runtime, default_apps
         from sandbox.trajectory import RunDir
 
+        self.loop = asyncio.get_running_loop()
         self.run = RunDir.create(self.options.out_dir, {"kind": "studio"}, resume=True)
         if self.options.runtime is not None:
             self.runtime = self.options.runtime

@@ -1,0 +1,388 @@
+"""Demo to task: draft a task template (the ``tasks/`` YAML format) from a free-exploration recording.
+
+- the world diff of the recording becomes the verifier: a ``state`` check per changed record (its
+  final values) and a strict ``changes`` check (what may be added, updated, removed; nothing else);
+- the records the demonstration touched become parameters (queries that pick them by id in the
+  demo's seed: generalize the query so that other seeds draw their own);
+- the recorded steps become the oracle (canonical actions with their real coordinates, typed text
+  and keys; text that names a parameter's record is written as ``{{ param.field }}``);
+- near-misses are proposed from the diff: the same change on another record of the table, another
+  value for the changed field, and only part of the change when there were several.
+
+The author writes the instruction (and edits anything else); :func:`save_draft` checks the file with
+the task loader and writes it into a drafts folder, never into the shipped task set.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from sandbox.trajectory import Episode
+
+TODO = "TODO: say what the agent must do (the recording changed: {changes})."
+LABEL_FIELDS = ("name", "subject", "title", "last_name", "username")
+SKIP_FIELDS = re.compile(r"^(id|created_at|updated_at|last_modified.*|created_by.*|last_viewed.*)$")
+MAX_NEAR_MISSES = 6
+
+
+class DraftError(ValueError):
+    """The recording cannot become a task (it changed nothing, it is not finished...)."""
+
+
+@dataclass
+class Draft:
+    task_id: str
+    app: str
+    seed: int
+    yaml: str
+    instruction: str = ""
+    changes: list[str] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+class _Flow(list):
+    """A list dumped in YAML flow style ([a, b]) for short rows."""
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+_Dumper.add_representer(_Flow, lambda d, v: d.represent_sequence("tag:yaml.org,2002:seq", v, flow_style=True))
+_Dumper.add_representer(
+    str, lambda d, v: d.represent_scalar("tag:yaml.org,2002:str", v, style="|" if "\n" in v else None)
+)
+
+
+def _volatile(app: str) -> tuple[str, ...]:
+    from apps_web import registry
+
+    spec = registry.get(app)
+    return tuple(spec.volatile) if spec else ()
+
+
+def _ignored(table: str, column: str | None, volatile: tuple[str, ...]) -> bool:
+    for pattern in volatile:
+        t, _, f = pattern.partition(".")
+        if not f and column is None and fnmatch.fnmatchcase(table, t):
+            return True
+        if not f and fnmatch.fnmatchcase(table, t):
+            return True
+        if f and column is not None and fnmatch.fnmatchcase(table, t) and fnmatch.fnmatchcase(column, f):
+            return True
+    return False
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _label_field(row: dict[str, Any]) -> str | None:
+    return next((f for f in LABEL_FIELDS if isinstance(row.get(f), str) and row.get(f)), None)
+
+
+def _other_value(value: Any) -> Any:
+    """A plausible wrong value of the same type."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, float):
+        return round(value * 1.1 + 1, 2)
+    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}.*", value):
+        import datetime as dt
+
+        day = dt.date.fromisoformat(value[:10]) + dt.timedelta(days=1)
+        return day.isoformat() + value[10:]
+    if isinstance(value, str):
+        return f"{value} (other)"
+    return None
+
+
+def draft_from_episode(episode: Episode, *, store: Any = None) -> Draft:
+    """Build a task draft from a finished free-exploration episode folder."""
+    rec = episode.record
+    if rec.status != "finished":
+        raise DraftError(f"{episode.path.name} is not finished yet: finish the recording first")
+    diff = getattr(rec, "world_diff", None) or (rec.model_extra or {}).get("world_diff")
+    if diff is None:
+        diff = _diff_from_steps(episode)
+    app = rec.app or rec.task.split(".", 1)[0]
+    volatile = _volatile(app)
+    tables = {
+        name: t for name, t in (diff.get("tables") or {}).items() if not _ignored(name, None, volatile)
+    }
+    if not tables:
+        raise DraftError(
+            f"{episode.path.name} changed nothing in the world; a task needs a change to verify "
+            "(or record an answer-only task by hand)"
+        )
+
+    params: dict[str, Any] = {}
+    state: list[dict[str, Any]] = []
+    expect: list[dict[str, Any]] = []
+    near: list[dict[str, Any]] = []
+    lines: list[str] = []
+    labels: dict[str, str] = {}  # literal text -> "{{ param.field }}"
+    first_change = ""
+
+    def fields_of(table: str, row: dict[str, Any], names: list[str] | None = None) -> dict[str, Any]:
+        keys = names if names is not None else list(row)
+        return {
+            k: row[k] for k in keys
+            if k in row and not SKIP_FIELDS.match(k) and not _ignored(table, k, volatile)
+        }  # fmt: skip
+
+    n = 0
+    for table, t in sorted(tables.items()):
+        short = table.split("_", 1)[-1]
+        for upd in t.get("updated") or []:
+            changed = fields_of(table, upd["after"], upd.get("fields") or [])
+            if not changed:
+                continue
+            n += 1
+            p = f"{short}{n}"
+            key = upd["key"]
+            label = _label_field(upd["before"])
+            cols = ", ".join(["id"] + ([label] if label else []))
+            params[p] = {"sql": f"select {cols} from {table} where id = {int(key)}", "pick": "first"}
+            if label:
+                labels[str(upd["before"][label])] = f"{{{{ {p}.{label} }}}}"
+            where = {"id": f"{{{{ {p}.id }}}}"}
+            state.append({"kind": "state", "table": table, "where": where, "expect": dict(changed)})
+            expect.append({"table": table, "op": "update", "where": where, "to": dict(changed)})
+            what = f"{table} #{key}: " + ", ".join(f"{k} {upd['before'].get(k)!r} -> {v!r}" for k, v in changed.items())
+            lines.append(what)
+            first_change = first_change or f"{short}-update-{next(iter(changed))}"
+            other = f"other_{p}"
+            params[other] = {"sql": f"select id from {table} where id != {int(key)} order by id", "pick": "first"}
+            near.append({
+                "name": f"wrong-record-{n}", "kind": "wrong_record",
+                "description": f"the same change made to another {short} record",
+                "mutate": [{"update": table, "where": {"id": f"{{{{ {other}.id }}}}"}, "set": dict(changed)}],
+            })  # fmt: skip
+            field_name, value = next(iter(changed.items()))
+            wrong = _other_value(value)
+            if isinstance(value, str) and not re.fullmatch(r"\d{4}-\d{2}-\d{2}.*", value):
+                alt = f"alt_{p}"  # another value this column really takes in the world (a picklist's other option)
+                params[alt] = {
+                    "sql": f"select distinct {field_name} as v from {table} where {field_name} is not null "
+                    f"and {field_name} != (select {field_name} from {table} where id = {int(key)}) "
+                    f"and {field_name} != {_sql_literal(value)} order by 1",
+                    "pick": "first",
+                }
+                wrong = f"{{{{ {alt}.v }}}}"
+            if wrong is not None:
+                near.append({
+                    "name": f"wrong-value-{n}", "kind": "wrong_value",
+                    "description": f"the right {short} record, another {field_name}",
+                    "mutate": [{"update": table, "where": {"id": f"{{{{ {p}.id }}}}"}, "set": {**changed, field_name: wrong}}],
+                })  # fmt: skip
+        for row in t.get("added") or []:
+            values = fields_of(table, row)
+            n += 1
+            match = {k: v for k, v in values.items() if v is not None and not isinstance(v, float)}
+            state.append({"kind": "state", "table": table, "where": match, "count": 1})
+            expect.append({"table": table, "op": "add", "where": match})
+            label = _label_field(row)
+            lines.append(f"{table}: added" + (f" {row[label]!r}" if label else f" #{row.get('id')}"))
+            first_change = first_change or f"{short}-create"
+            wrong_field = label or next((k for k, v in values.items() if isinstance(v, str)), None)
+            if wrong_field is not None:
+                near.append({
+                    "name": f"wrong-value-{n}", "kind": "wrong_value",
+                    "description": f"a {short} record added with another {wrong_field}",
+                    "mutate": [{"insert": table, "values": {**values, wrong_field: _other_value(values[wrong_field])}}],
+                })  # fmt: skip
+        for row in t.get("removed") or []:
+            n += 1
+            key = row.get("id")
+            p = f"{short}{n}"
+            label = _label_field(row)
+            params[p] = {"sql": f"select id{', ' + label if label else ''} from {table} where id = {int(key)}", "pick": "first"}
+            if label:
+                labels[str(row[label])] = f"{{{{ {p}.{label} }}}}"
+            expect.append({"table": table, "op": "remove", "where": {"id": f"{{{{ {p}.id }}}}"}})
+            state.append({"kind": "state", "table": table, "where": {"id": f"{{{{ {p}.id }}}}"}, "count": 0})
+            lines.append(f"{table} #{key} removed" + (f" ({row[label]!r})" if label else ""))
+            first_change = first_change or f"{short}-delete"
+            other = f"other_{p}"
+            params[other] = {"sql": f"select id from {table} where id != {int(key)} order by id", "pick": "first"}
+            near.append({
+                "name": f"wrong-record-{n}", "kind": "wrong_record",
+                "description": f"another {short} record removed",
+                "mutate": [{"delete": table, "where": {"id": f"{{{{ {other}.id }}}}"}}],
+            })  # fmt: skip
+    if len(expect) > 1:
+        near.append({
+            "name": "incomplete", "kind": "incomplete", "description": "only the first of the recorded changes",
+            "mutate": _first_mutation_done(expect[0]),
+        })  # fmt: skip
+    if not expect:
+        raise DraftError(f"{episode.path.name} changed only bookkeeping fields; there is nothing to verify")
+
+    oracle, answer = _oracle(episode, labels)
+    verifier: list[dict[str, Any]] = [*state, {"kind": "changes", "expect": expect}]
+    if answer:
+        verifier.append({"kind": "answer", "match": "normalized", "expected": answer})
+        if len(oracle) > 1:
+            near.append({"name": "wrong-answer", "kind": "wrong_answer", "steps": oracle[:-1], "answer": f"{answer} (wrong)"})
+
+    task_id = _free_task_id(_slug(first_change or "recorded") + "-draft")
+    steps = len(oracle)
+    persona = getattr(rec, "persona", None) or (rec.model_extra or {}).get("persona")
+    data: dict[str, Any] = {
+        "id": task_id,
+        "app": app,
+        "title": f"TODO: a short title ({task_id})",
+        "category": "single-field-edit" if len(expect) == 1 and expect[0]["op"] == "update" and len(expect[0]["to"]) == 1
+        else ("create-with-lookup" if all(e["op"] == "add" for e in expect) else "workflow"),
+        "difficulty": "easy" if steps <= 8 else "medium" if steps <= 20 else "hard",
+        "tags": {"skill": ["recorded-demo"], "occupation": []},
+        "persona": persona or {"role": "sales_rep"},
+        "start_url": rec.start_url or "/",
+        "max_steps": max(15, steps * 2),
+        "params": params,
+        "instruction": TODO.format(changes="; ".join(lines)),
+        "verifier": verifier,
+        "oracle": oracle,
+        "near_misses": near[:MAX_NEAR_MISSES],
+    }
+    header = (
+        f"# Drafted by the studio from the recording {episode.path.name} (seed {rec.seed}).\n"
+        "# Write the instruction and the title. The parameters pick the demonstration's records by id:\n"
+        "# generalize their queries so that every seed draws its own records, then check the draft with\n"
+        f"#   sandbox validate --dir <drafts folder> --tasks {task_id} --seeds {rec.seed}\n"
+    )
+    return Draft(task_id=task_id, app=app, seed=rec.seed, yaml=header + dump_yaml(data), changes=lines, data=data)
+
+
+def _sql_literal(value: Any) -> str:
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def _first_mutation_done(change: dict[str, Any]) -> list[dict[str, Any]]:
+    """The direct world change that does only ``change`` (one expected change out of several)."""
+    if change["op"] == "update":
+        return [{"update": change["table"], "where": change["where"], "set": change["to"]}]
+    if change["op"] == "remove":
+        return [{"delete": change["table"], "where": change["where"]}]
+    if change["op"] == "add":
+        return [{"insert": change["table"], "values": change["where"]}]
+    return []
+
+
+def _free_task_id(base: str) -> str:
+    base = base[:58].strip("-") or "recorded-draft"
+    return base if len(base) >= 3 else f"{base}-task"
+
+
+def _oracle(episode: Episode, labels: dict[str, str]) -> tuple[list[dict[str, Any]], str | None]:
+    """The recorded steps as oracle steps; the final answer (None for "Done." or infeasible)."""
+    steps: list[dict[str, Any]] = []
+    answer: str | None = None
+    for s in episode.steps:
+        a = s.parsed
+        if not a:
+            continue
+        kind = a.get("action")
+        step: dict[str, Any]
+        if kind == "type":
+            step = {"type": labels.get(a["text"], a["text"])}
+        elif kind == "key":
+            step = {"key": a["key"], **({"repeat": a["repeat"]} if a.get("repeat", 1) != 1 else {})}
+        elif kind == "answer":
+            text = a.get("text", "").strip()
+            if text and text.rstrip(".").lower() not in ("done", "ok", ""):
+                answer = text
+                steps.append({"answer": text})
+            continue
+        elif kind == "report_infeasible":
+            steps.append({"report_infeasible": a.get("reason") or "infeasible"})
+            continue
+        else:
+            step = {"action": dict(a)}
+        if s.thought:
+            step["note"] = s.thought
+        steps.append(step)
+    if not steps:
+        raise DraftError(f"{episode.path.name} has no recorded steps")
+    return steps, answer
+
+
+def _diff_from_steps(episode: Episode) -> dict[str, Any]:
+    """The world diff of a recording without a ``world_diff`` field: fold the per-step changes."""
+    from apps_web.world import WorldDiff
+
+    tables: dict[str, Any] = {}
+    for s in episode.steps:
+        for name, t in ((s.changes or {}).get("tables") or {}).items():
+            acc = tables.setdefault(name, {"key_columns": t.get("key_columns", []), "added": [], "updated": [], "removed": []})
+            for kind in ("added", "updated", "removed"):
+                acc[kind].extend(t.get(kind) or [])
+    return WorldDiff.model_validate({"tables": tables}).model_dump(mode="json")
+
+
+def dump_yaml(data: dict[str, Any]) -> str:
+    return yaml.dump(_flowify(data), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=110)
+
+
+def _flowify(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _flowify(v) for k, v in value.items()}
+    if isinstance(value, list):
+        items = [_flowify(v) for v in value]
+        if items and all(isinstance(v, (str, int, float, bool)) for v in items) and len(items) <= 8:
+            return _Flow(items)
+        return items
+    return value
+
+
+def save_draft(text: str, drafts_dir: Path | str, *, instruction: str = "") -> tuple[Path | None, list[str]]:
+    """Write a draft (its instruction replaced by ``instruction`` if given) to ``<drafts>/<app>/<id>.yaml``
+    after checking it with the task loader; returns (path, []) or (None, problems)."""
+    from tasks.errors import TaskFileError
+    from tasks.loader import load_task
+
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        return None, [f"YAML: {exc}"]
+    if not isinstance(data, dict):
+        return None, ["a task file is a mapping of fields (id, app, instruction...)"]
+    if instruction.strip():
+        data["instruction"] = " ".join(instruction.split())
+    problems: list[str] = []
+    if str(data.get("instruction", "")).startswith("TODO"):
+        problems.append("instruction: write what the agent must do (it still starts with TODO)")
+    task_id, app = str(data.get("id") or ""), str(data.get("app") or "")
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{1,62}[a-z0-9]", task_id) or not re.fullmatch(r"[a-z0-9_]+", app):
+        problems.append("id and app must be set (an id is lowercase letters, digits and '-')")
+    if problems:
+        return None, problems
+    head = "".join(line + "\n" for line in text.splitlines() if line.startswith("#"))
+    final = head + dump_yaml(data)
+    path = Path(drafts_dir) / app / f"{task_id}.yaml"
+    # Check a copy under the same file name first (the loader wants the id to match it).
+    with tempfile.TemporaryDirectory() as tmp:
+        check = Path(tmp) / path.name
+        check.write_text(final)
+        try:
+            load_task(check)
+        except TaskFileError as exc:
+            return None, list(getattr(exc, "problems", None) or [str(exc)])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    staged = path.with_name(f".{path.name}.tmp")
+    staged.write_text(final)
+    staged.replace(path)
+    return path, []
+
+
+__all__ = ["Draft", "DraftError", "draft_from_episode", "dump_yaml", "save_draft"]

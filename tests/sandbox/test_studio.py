@@ -1,0 +1,152 @@
+"""The studio in real Chromium: a person (this test, in its own browser) records a CRM task on the
+live view with mouse and keyboard, finishes and sees the verifier pass; the trajectory loads and
+replays to the same verdict. A free exploration becomes a task draft that validates."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+import yaml
+from playwright.sync_api import Page, expect
+
+from sandbox.studio.server import Studio, StudioOptions, create_app
+from sandbox.trajectory import load_episode
+from tests.conftest import free_port
+
+pytestmark = pytest.mark.browser
+TASK = "crm.opportunity-update-amount"
+
+
+@dataclass
+class StudioServer:
+    url: str
+    studio: Studio
+
+    def run(self, coro: Any, timeout: float = 60) -> Any:
+        """Run a coroutine on the studio's loop (where the sandboxed browser lives)."""
+        return asyncio.run_coroutine_threadsafe(coro, self.studio.loop).result(timeout)
+
+
+@pytest.fixture(scope="module")
+def studio(store, tmp_path_factory) -> StudioServer:  # noqa: ANN001
+    out = tmp_path_factory.mktemp("studio")
+    app = create_app(StudioOptions(out_dir=out / "runs", drafts_dir=out / "drafts", store=store, host_mode="thread"))
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the studio did not start"
+        time.sleep(0.02)
+    yield StudioServer(url=f"http://localhost:{port}", studio=app.state.studio)
+    server.should_exit = True
+    thread.join(timeout=20)
+
+
+class Person:
+    """Plays the person: finds things on the sandboxed page and acts on the streamed view."""
+
+    def __init__(self, page: Page, studio: StudioServer) -> None:
+        self.page = page
+        self.studio = studio
+        self.view = page.get_by_label("Live view of the sandboxed browser")
+
+    @property
+    def session(self):  # noqa: ANN201
+        sid = re.search(r"/sessions/([^/?#]+)", self.page.url).group(1)
+        return self.studio.studio.sessions[sid]
+
+    def where(self, locate) -> tuple[float, float]:  # noqa: ANN001
+        """Screen point (in the studio page) of an element of the sandboxed page, found by `locate(page)`."""
+
+        async def box() -> dict:
+            loc = locate(self.session.episode.page)
+            await loc.wait_for(state="attached")
+            return await loc.bounding_box()
+
+        b = self.studio.run(box())
+        v = self.view.bounding_box()
+        scale = v["width"] / 1280
+        return v["x"] + (b["x"] + b["width"] / 2) * scale, v["y"] + (b["y"] + b["height"] / 2) * scale
+
+    def click(self, locate) -> None:  # noqa: ANN001
+        x, y = self.where(locate)
+        self.page.mouse.move(x, y)
+        self.page.mouse.click(x, y)
+
+    def sees_address(self, pattern: str) -> None:
+        try:
+            expect(self.page.get_by_label("Address")).to_have_text(re.compile(pattern))
+        except AssertionError:
+            print("steps:", self.page.locator("#steps").inner_text(), "| pending:", self.page.locator("#pending").inner_text())
+            print("warnings:", self.session.warnings, "focus:", self.page.evaluate("document.activeElement && document.activeElement.id"))
+            self.page.screenshot(path="/tmp/studio-fail.png")
+            raise
+
+
+def test_record_a_crm_task_on_the_live_view_then_replay_it(studio: StudioServer, browser) -> None:  # noqa: ANN001
+    inst = studio.studio.tasks.instance(TASK, 0)
+    opp, amount = inst.params["opp"], inst.params["new_amount"]
+    page = browser.new_page(viewport={"width": 1720, "height": 1000})
+    page.goto(studio.url + "/")
+    page.get_by_label("Task", exact=True).select_option(TASK)
+    page.get_by_role("button", name="Record task").click()
+    page.wait_for_url(re.compile(r"/sessions/"))
+    person = Person(page, studio)
+    expect(page.get_by_text(inst.instruction.strip()[:40])).to_be_visible()
+    person.sees_address(re.escape(inst.start_url) + "$")
+
+    # Global search: click the box, type the name, Enter; open the result.
+    person.click(lambda p: p.get_by_role("banner").get_by_role("searchbox", name="Search"))
+    page.keyboard.type(opp["name"])
+    page.keyboard.press("Enter")
+    person.sees_address(r"/search\?q=")
+    person.click(lambda p: p.get_by_role("main").get_by_role("link", name=opp["name"], exact=True).first)
+    person.sees_address(rf"/opportunities/{opp['id']}$")
+    # Inline edit of the amount: pencil, select all, type, Save.
+    person.click(lambda p: p.get_by_role("button", name="Edit Amount"))
+    form = lambda p: p.get_by_role("form", name="Edit Amount")  # noqa: E731
+    person.click(lambda p: form(p).get_by_label("Amount"))
+    page.keyboard.press("Control+a")
+    page.keyboard.type(str(amount))
+    person.click(lambda p: form(p).get_by_role("button", name="Save"))
+    expect(page.locator("#steps li")).to_have_count(8)  # click, type, key, click, click, click, key, type
+    expect(page.locator("#pending")).to_contain_text("left click")  # Save: committed by the next input
+    page.get_by_label("Why (a sentence of reasoning for the last step)").fill("Saving commits the new amount.")
+    page.get_by_role("button", name="Add note").click()
+    page.get_by_label("Answer").fill("Done.")
+    page.get_by_role("button", name="Finish with answer").click()
+    verdict = page.get_by_role("region", name="Verdict")
+    expect(verdict).to_contain_text("Passed")
+    expect(verdict.locator("li.pass").first).to_be_visible()
+
+    session = person.session
+    with session.episode.world.connect() as conn:  # the world really changed
+        assert conn.execute("select amount from crm_opportunity where id = ?", (opp["id"],)).fetchone()[0] == amount
+
+    ep = load_episode(session.folder)
+    assert ep.finished and ep.record.source == "human" and ep.record.task == TASK and ep.verdict.passed
+    actions = [s.parsed for s in ep.steps]
+    kinds = [a["action"] for a in actions]
+    assert kinds == ["left_click", "type", "key", "left_click", "left_click", "left_click", "key", "type", "left_click", "answer"]
+    assert actions[1] == {"action": "type", "text": opp["name"]} and actions[2] == {"action": "key", "key": "Return"}
+    assert actions[6] == {"action": "key", "key": "ctrl+a"} and actions[7] == {"action": "type", "text": str(amount)}
+    assert ep.steps[8].thought == "Saving commits the new amount."
+    assert any(s.changes for s in ep.steps[8:9]), "the Save step carries the world change"
+    assert all(ep.screenshot_path(i) for i in range(len(ep.steps) + 1))
+
+    from sandbox.replay import replay_async
+
+    result = studio.run(replay_async(ep.path, runtime=studio.studio.runtime, source=studio.studio.tasks), timeout=120)
+    assert result.same, result.differences
+    assert result.replayed["passed"]
+    page.close()
