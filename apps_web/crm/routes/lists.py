@@ -244,8 +244,8 @@ async def mass_action(objects: str, action: str, request: Request, session: Sess
     if action == "delete":
         from ..deletion import delete_record
 
-        for record in records:
-            delete_record(session, object_key, record.id)
+        for record_id in [r.id for r in records]:  # ids first: each deletion expires loaded objects
+            delete_record(session, object_key, record_id)
         session.commit()
         return redirect(request, back, toast=f"{plural(object_key, len(records))} {'was' if len(records) == 1 else 'were'} deleted.")
 
