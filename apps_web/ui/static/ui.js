@@ -118,7 +118,7 @@
     const hidden = $("input[type=hidden]", box);
     const list = $(".listbox", box);
     const pill = $(".selected-pill", box);
-    let seq = 0, active = -1;
+    let seq = 0, active = -1, shown = "";
     const options = () => $$(".option", list);
     function highlight(i) {
       const opts = options();
@@ -140,6 +140,11 @@
       const res = await fetch(url, { headers: { Accept: "application/json" } });
       if (my !== seq || !res.ok) return;
       const items = await res.json();
+      // Same results as shown: keep the options in place, so a click aimed at one never lands on
+      // a node that was just replaced.
+      const key = JSON.stringify(items);
+      if (key === shown && !list.hidden) { box.dataset.loaded = String(my); return; }
+      shown = key;
       list.innerHTML = "";
       items.forEach((it, k) => {
         const li = document.createElement("li");
@@ -159,7 +164,7 @@
     }
     input.addEventListener("input", search);
     input.addEventListener("focus", search);
-    input.addEventListener("blur", () => { list.hidden = true; input.setAttribute("aria-expanded", "false"); });
+    input.addEventListener("blur", () => { list.hidden = true; shown = ""; input.setAttribute("aria-expanded", "false"); });
     input.addEventListener("keydown", (ev) => {
       if (ev.key === "ArrowDown") { highlight(active + 1); ev.preventDefault(); }
       else if (ev.key === "ArrowUp") { highlight(active - 1); ev.preventDefault(); }
