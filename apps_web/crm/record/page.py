@@ -199,6 +199,19 @@ def header_actions(object_key: str, record: Any) -> list[dict]:
     return actions
 
 
+def delete_note(object_key: str, lists: list) -> str:
+    """What else a delete removes, from the related-list counts already loaded (accounts cascade)."""
+    if object_key != "account":
+        return ""
+    totals = {rl.key: rl.total for rl in lists}
+    nouns = (("contacts", "contact", "contacts"), ("opportunities", "opportunity", "opportunities"), ("cases", "case", "cases"))
+    parts = [f"{n} {one if n == 1 else many}" for key, one, many in nouns if (n := totals.get(key, 0))]
+    if not parts:
+        return ""
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"Its {listed} will be deleted too."
+
+
 def build_page(session: Session, object_key: str, record: Any, clock: WorldClock, *, tab: str = "details",
                users: dict[int, User] | None = None) -> dict:
     from ..common import users_by_id
@@ -208,6 +221,7 @@ def build_page(session: Session, object_key: str, record: Any, clock: WorldClock
     refs = load_refs(session, layout, record)
     highlights = [display_row(f, record, refs, users) for f in layout.highlights]
     sections = [(title, [display_row(f, record, refs, users) for f in fields]) for title, fields in layout.sections]
+    lists = related_lists(session, users, object_key, record)
     return {
         "obj": OBJECTS[object_key],
         "object_key": object_key,
@@ -217,7 +231,8 @@ def build_page(session: Session, object_key: str, record: Any, clock: WorldClock
         "sections": sections,
         "path": build_path(object_key, record),
         "actions": header_actions(object_key, record),
-        "related": related_lists(session, users, object_key, record),
+        "related": lists,
+        "delete_note": delete_note(object_key, lists),
         "timeline": build_timeline(session, users, object_key, record.id, clock),
         "tab": tab if tab in TABS else "details",
         "read_only": object_key == "lead" and record.status == pl.LEAD_CONVERTED,

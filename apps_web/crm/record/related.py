@@ -36,6 +36,7 @@ class RelatedList:
     total: int
     new: dict[str, Any] | None = None  # {"label", "dialog"} or {"label", "object", "prefill"}
     row_actions: list[dict[str, Any]] = field(default_factory=list)  # per row: {"label", "action"} or None
+    tiles: list[dict[str, Any]] | None = None  # notes show as tiles (title, meta, whole body), not a table
 
     @property
     def icon(self) -> str:
@@ -124,8 +125,10 @@ def _notes(session, users, object_key, record_id, limit) -> RelatedList:
     q = select(Note).where(where).order_by(Note.created_at.desc(), Note.id.desc())
     notes = _page(session, q, limit)
     rows = [[Cell(n.title), Cell(n.body or ""), Cell(_owner(users, n.owner_id)), Cell(fmt_datetime(n.created_at))] for n in notes]
+    tiles = [{"title": n.title, "body": n.body or "", "meta": " • ".join(p for p in (fmt_datetime(n.created_at), _owner(users, n.owner_id)) if p)}
+             for n in notes]
     return RelatedList("notes", "Notes", "note", ["Title", "Body", "Owner", "Created"], rows, _count(session, Note, where),
-                       new={"label": "New", "dialog": "new-note-dialog"})
+                       new={"label": "New", "dialog": "new-note-dialog"}, tiles=tiles)
 
 
 def _contact_roles(session, users, opp: Opportunity, limit) -> RelatedList:

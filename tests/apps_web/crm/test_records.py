@@ -342,6 +342,45 @@ def test_delete_a_contact_after_confirmation(fresh, live_host) -> None:
     assert page.goto(live_host.url("crm", f"/contacts/{contact_id}")).status == 404
 
 
+def test_edit_dialog_from_the_record_page(fresh, live_host) -> None:
+    world, page = fresh
+    opp_id, name = one(world, "SELECT id, name FROM crm_opportunity WHERE stage = 'Qualification' ORDER BY id LIMIT 1")
+    page.goto(live_host.url("crm", f"/opportunities/{opp_id}"))
+    page.get_by_role("button", name="Edit Opportunity", exact=True).click()
+    dialog = page.get_by_role("dialog", name=f"Edit {name}")
+    expect(dialog.get_by_label("Opportunity Name")).to_have_value(name)
+    dialog.get_by_label("Opportunity Name").fill("")
+    dialog.get_by_role("button", name="Save", exact=True).click()
+    dialog = page.get_by_role("dialog", name=f"Edit {name}")  # the record page again, the dialog open with the message
+    expect(dialog.get_by_role("alert")).to_contain_text("Opportunity Name")
+    assert one(world, "SELECT name FROM crm_opportunity WHERE id = ?", opp_id)[0] == name
+    dialog.get_by_label("Opportunity Name").fill(f"{name} v2")
+    dialog.get_by_label("Amount").fill("125000")
+    dialog.get_by_role("button", name="Save", exact=True).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"{name} v2")
+    expect(page).to_have_url(re.compile(rf"/opportunities/{opp_id}$"))
+    assert one(world, "SELECT name, amount FROM crm_opportunity WHERE id = ?", opp_id) == (f"{name} v2", 125000.0)
+
+
+def test_deleting_an_account_says_what_goes_with_it(fresh, live_host) -> None:
+    world, page = fresh
+    acct_id = one(world, """SELECT a.id FROM crm_account a WHERE (SELECT count(*) FROM crm_contact c WHERE c.account_id = a.id) > 1
+        AND NOT EXISTS (SELECT 1 FROM crm_opportunity o WHERE o.account_id = a.id) AND NOT EXISTS (SELECT 1 FROM crm_case k WHERE k.account_id = a.id)
+        ORDER BY a.id LIMIT 1""")
+    if acct_id is None:
+        acct_id = one(world, "SELECT account_id FROM crm_contact GROUP BY account_id HAVING count(*) > 1 ORDER BY account_id LIMIT 1")
+    acct_id = acct_id[0]
+    n_contacts = one(world, "SELECT count(*) FROM crm_contact WHERE account_id = ?", acct_id)[0]
+    page.goto(live_host.url("crm", f"/accounts/{acct_id}"))
+    page.get_by_role("button", name="Delete Account").click()
+    dialog = page.get_by_role("dialog", name="Delete Account")
+    expect(dialog).to_contain_text(f"Its {n_contacts} contacts")
+    dialog.get_by_role("button", name="Delete").click()
+    page.wait_for_url(re.compile(r"/accounts$"))
+    assert one(world, "SELECT count(*) FROM crm_account WHERE id = ?", acct_id)[0] == 0
+    assert one(world, "SELECT count(*) FROM crm_contact WHERE account_id = ?", acct_id)[0] == 0
+
+
 # -- cost: a record page is a bounded number of queries, whatever the size of the world ----------------------
 @pytest.mark.parametrize("path", ["/accounts/{account}", "/contacts/{contact}", "/leads/{lead}", "/opportunities/{opportunity}", "/cases/{case}"])
 def test_record_page_query_count_is_bounded(shared, live_host, path: str) -> None:
