@@ -1,0 +1,177 @@
+"""The task registry: every task file of ``tasks/<app>/``, instances by (id, seed), and the
+environment's :class:`~sandbox.spec.TaskSource` over them.
+
+Ids: a task's own id (``opportunity-close-won``), qualified by its app (``crm.opportunity-close-won``,
+the form :class:`EpisodeSpec` uses) or as a gymnasium id (``sandbox/crm.opportunity-close-won``).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable
+
+from .errors import TaskFileError, UnknownTask
+from .instance import TaskInstance, instantiate
+from .loader import LoadedTask, load_dir
+
+if TYPE_CHECKING:  # pragma: no cover
+    from apps_web.world import WorldStore
+    from sandbox.spec import EpisodeSpec
+
+TASKS_DIR = Path(__file__).resolve().parent
+ENV_PREFIX = "sandbox/"
+
+
+class TaskLoadError(ValueError):
+    """Some task files did not load; ``errors`` holds one TaskFileError per file."""
+
+    def __init__(self, errors: list[TaskFileError]) -> None:
+        self.errors = errors
+        super().__init__(f"{len(errors)} task file(s) did not load:\n" + "\n".join(str(e) for e in errors))
+
+
+class TaskRegistry:
+    """Task templates loaded from a folder, and their instances (cached per (id, seed))."""
+
+    def __init__(self, root: Path | str = TASKS_DIR, *, store: WorldStore | None = None, cache_size: int = 512) -> None:
+        self.root = Path(root)
+        self._store = store
+        self._tasks: dict[str, LoadedTask] | None = None
+        self._errors: list[TaskFileError] = []
+        self._instances: OrderedDict[tuple[str, int], TaskInstance] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
+
+    # -- loading
+    @property
+    def store(self) -> WorldStore:
+        if self._store is None:
+            from apps_web.world import WorldStore
+
+            self._store = WorldStore()
+        return self._store
+
+    def load(self, *, strict: bool = True) -> dict[str, LoadedTask]:
+        with self._lock:
+            if self._tasks is None:
+                self._tasks, self._errors = load_dir(self.root)
+        if strict and self._errors:
+            raise TaskLoadError(self._errors)
+        return self._tasks
+
+    @property
+    def errors(self) -> list[TaskFileError]:
+        self.load(strict=False)
+        return list(self._errors)
+
+    # -- ids
+    def task_ids(self) -> list[str]:
+        """Task ids (``opportunity-close-won``), sorted."""
+        return sorted(self.load())
+
+    def ids(self) -> list[str]:
+        """Qualified ids (``crm.opportunity-close-won``), as :class:`TaskSource` lists them."""
+        return [f"{t.template.app}.{t.id}" for t in sorted(self.load().values(), key=lambda t: (t.template.app, t.id))]
+
+    def env_ids(self) -> list[str]:
+        return [ENV_PREFIX + i for i in self.ids()]
+
+    def resolve_id(self, task_id: str) -> str:
+        """The task's own id for any accepted form; UnknownTask (with close ids) otherwise."""
+        tasks = self.load()
+        name = task_id[len(ENV_PREFIX):] if task_id.startswith(ENV_PREFIX) else task_id
+        if name in tasks:
+            return name
+        app, _, rest = name.partition(".")
+        if rest and rest in tasks and tasks[rest].template.app == app:
+            return rest
+        raise UnknownTask(task_id, [*tasks, *self.ids()] if "." in name else tasks)
+
+    def match(self, pattern: str | None) -> list[str]:
+        """Task ids matching a glob (``crm.*``, ``*close*``, ``opportunity-*``); all when None.
+        Several globs may be given separated by commas."""
+        ids = self.task_ids()
+        if not pattern:
+            return ids
+        tasks = self.load()
+        out = []
+        globs = [g.strip() for g in pattern.split(",") if g.strip()]
+        for tid in ids:
+            names = (tid, f"{tasks[tid].template.app}.{tid}", f"{ENV_PREFIX}{tasks[tid].template.app}.{tid}")
+            if any(fnmatch.fnmatchcase(n, g) for g in globs for n in names):
+                out.append(tid)
+        return out
+
+    def task(self, task_id: str) -> LoadedTask:
+        return self.load()[self.resolve_id(task_id)]
+
+    # -- instances
+    def instance(self, task_id: str, seed: int = 0) -> TaskInstance:
+        tid = self.resolve_id(task_id)
+        key = (tid, int(seed))
+        with self._lock:
+            hit = self._instances.get(key)
+            if hit is not None:
+                self._instances.move_to_end(key)
+                return hit
+        task = self.load()[tid]
+        from apps_web import registry as apps
+
+        app = apps.get(task.template.app)
+        inst = instantiate(task, int(seed), self.store.template(int(seed)), volatile=tuple(app.volatile) if app else ())
+        with self._lock:
+            self._instances[key] = inst
+            while len(self._instances) > self._cache_size:
+                self._instances.popitem(last=False)
+        return inst
+
+    # -- TaskSource
+    def get(self, task_id: str, seed: int) -> EpisodeSpec:
+        """The episode of one task instance (TaskSource)."""
+        return episode_spec(self.instance(task_id, seed))
+
+    def summaries(self) -> list[dict[str, Any]]:
+        tasks = self.load()
+        return [tasks[t].template.summary() for t in self.task_ids()]
+
+
+def episode_spec(inst: TaskInstance) -> EpisodeSpec:
+    from sandbox.spec import EpisodeSpec
+
+    t = inst.template
+    return EpisodeSpec(
+        id=f"{t.app}.{t.id}",
+        app=t.app,
+        start_url=inst.start_url,
+        instruction=inst.instruction,
+        persona=inst.persona,
+        role=None,
+        seed=inst.seed,
+        max_steps=t.max_steps,
+        setup=inst.setup if t.setup else None,
+        verify=inst.verify,
+        params=inst.params,
+        metadata={"title": t.title, "category": t.category, "difficulty": t.difficulty, "tags": t.tags.model_dump()},
+    )
+
+
+_DEFAULT: TaskRegistry | None = None
+
+
+def default_registry() -> TaskRegistry:
+    """The registry of the tasks shipped with the package (``tasks/<app>/*.yaml``)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = TaskRegistry()
+    return _DEFAULT
+
+
+def get_task(task_id: str, seed: int = 0) -> TaskInstance:
+    return default_registry().instance(task_id, seed)
+
+
+def iter_ids(pattern: str | None = None) -> Iterable[str]:
+    return default_registry().match(pattern)

@@ -1,0 +1,141 @@
+"""The shipped task registry: ids, unknown ids, instances by seed, determinism, set-up, the env contract."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tasks.errors import UnknownTask
+from tasks.instance import DEFAULT_FINAL_ANSWER
+from tasks.model import AnswerStep, Infeasible
+from tasks.registry import TaskRegistry
+
+SEEDS = (0, 1, 2)
+
+
+def test_every_shipped_file_loads(registry: TaskRegistry) -> None:
+    assert registry.errors == []
+    ids = registry.ids()
+    assert ids and all(i.startswith("crm.") for i in ids)
+    assert registry.env_ids()[0].startswith("sandbox/crm.")
+
+
+def test_ids_in_every_form_resolve(registry: TaskRegistry) -> None:
+    tid = registry.task_ids()[0]
+    for form in (tid, f"crm.{tid}", f"sandbox/crm.{tid}"):
+        assert registry.resolve_id(form) == tid
+
+
+def test_unknown_id_lists_close_ids(registry: TaskRegistry) -> None:
+    tid = registry.task_ids()[0]
+    typo = tid[:-1] + ("x" if tid[-1] != "x" else "y")
+    with pytest.raises(UnknownTask) as info:
+        registry.instance(typo, 0)
+    assert f"unknown task '{typo}'" in str(info.value)
+    assert tid in info.value.close and "did you mean" in str(info.value)
+    with pytest.raises(UnknownTask):
+        registry.get("crm.no-such-task-at-all", 0)
+
+
+def test_instances_differ_by_seed(registry: TaskRegistry) -> None:
+    for tid in registry.task_ids():
+        instances = [registry.instance(tid, s) for s in SEEDS]
+        texts = {i.instruction for i in instances}
+        params = {json.dumps(i.describe()["params"], sort_keys=True, default=str) for i in instances}
+        assert len(texts) == len(SEEDS), f"{tid}: seeds give the same instruction: {texts}"
+        assert len(params) == len(SEEDS), tid
+
+
+def test_instances_are_deterministic(registry: TaskRegistry, store) -> None:  # noqa: ANN001
+    fresh = TaskRegistry(store=store)
+    for tid in registry.task_ids():
+        a = registry.instance(tid, 1).describe()
+        b = fresh.instance(tid, 1).describe()
+        assert a == b, tid
+
+
+def test_solutions_end_the_episode(registry: TaskRegistry) -> None:
+    for tid in registry.task_ids():
+        inst = registry.instance(tid, 0)
+        assert inst.near_misses, f"{tid} has no near-miss"
+        for sol in inst.solutions():
+            assert isinstance(sol.steps[-1], (AnswerStep, Infeasible)), (tid, sol.name)
+
+
+def test_episode_spec_contract(registry: TaskRegistry) -> None:
+    from sandbox.spec import EpisodeSpec, TaskSource
+
+    assert isinstance(registry, TaskSource)
+    qualified = registry.ids()[0]
+    spec = registry.get(qualified, 2)
+    assert isinstance(spec, EpisodeSpec)
+    assert spec.id == qualified and spec.seed == 2 and spec.persona and spec.verify is not None
+    assert spec.params["seed"] == 2 and spec.metadata["difficulty"] in ("easy", "medium", "hard")
+
+
+SETUP_TASK = """
+id: setup-task
+app: crm
+title: A task with set-up
+category: single-field-edit
+difficulty: easy
+persona: {role: support_agent}
+max_steps: 5
+params:
+  acct:
+    sql: select id, name from crm_account order by id
+    pick: first
+  open_cases:
+    value: select count(*) from crm_case where account_id = {{ acct.id }} and status != 'Closed'
+    after_setup: true
+setup:
+  - insert: crm_case
+    values: {subject: "Printer on fire", case_number: "09999999", status: New, priority: High, account_id: "{{ acct.id }}", owner_id: "{{ persona.id }}", created_at: "{{ now }}"}
+    as: new_case
+  - update: crm_account
+    where: {id: "{{ acct.id }}"}
+    set: {rating: Hot}
+instruction: Close case 09999999 of {{ acct.name }} ({{ open_cases }} open).
+verifier:
+  - kind: changes
+    expect:
+      - {table: crm_case, op: update, where: {id: "{{ new_case }}"}, to: {status: Closed}}
+oracle:
+  - goto: /cases/{{ new_case }}
+near_misses:
+  - name: wrong
+    kind: wrong_value
+    mutate:
+      - update: crm_case
+        where: {id: "{{ new_case }}"}
+        set: {status: Working}
+"""
+
+
+def test_setup_and_values_after_setup(tmp_path: Path, store) -> None:  # noqa: ANN001
+    (tmp_path / "crm").mkdir()
+    (tmp_path / "crm" / "setup-task.yaml").write_text(textwrap.dedent(SETUP_TASK))
+    reg = TaskRegistry(tmp_path, store=store)
+    inst = reg.instance("setup-task", 0)
+    world = store.create(0)
+    before = sqlite3.connect(world.path).execute(
+        "select count(*) from crm_case where account_id = ? and status != 'Closed'", (inst.params["acct"]["id"],)).fetchone()[0]
+    assert inst.params["open_cases"] == before + 1  # computed after the set-up inserted the case
+    assert f"({before + 1} open)" in inst.instruction
+    inst.setup(world)
+    conn = sqlite3.connect(world.path)
+    row = conn.execute("select subject, status, account_id from crm_case where id = ?", (inst.params["new_case"],)).fetchone()
+    assert row == ("Printer on fire", "New", inst.params["acct"]["id"])
+    assert conn.execute("select rating from crm_account where id = ?", (inst.params["acct"]["id"],)).fetchone()[0] == "Hot"
+    assert inst.oracle.steps[-1] == AnswerStep(answer=DEFAULT_FINAL_ANSWER)  # solutions end with an answer
+    seq = world.changelog_seq()
+    inst.apply_mutations(world, inst.near_miss("wrong"))
+    diff, _ = world.changes_since(seq)
+    from verifiers import VerifyContext
+
+    verdict = inst.verify(VerifyContext(end_db=world.path, diff=diff, answer="Done."))
+    assert not verdict.passed and "status is Working" in verdict.reason
