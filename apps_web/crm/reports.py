@@ -408,7 +408,9 @@ def run(session: Session, report: Report, params: Params, clock: WorldClock, use
         where.append(f"{report.date_sql} >= :start AND {report.date_sql} < :end")
         bind["start"], bind["end"] = span[0].isoformat(), span[1].isoformat()
     sql = report.sql + (" WHERE " + " AND ".join(f"({w})" for w in where) if where else "")
-    rows = [dict(r) for r in session.connection().execute(text(sql), bind).mappings()]
+    result = session.connection().execute(text(sql), bind)
+    keys = list(result.keys())
+    rows = [dict(zip(keys, r)) for r in result.fetchall()]  # zip: much cheaper than RowMapping for 1000s of rows
 
     sort_key, direction = (params.sort, params.direction) if params.sort else report.default_sort
     # Stable sorts: id first (the tie-breaker), then the chosen column (nulls last either way).
