@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from .. import picklists as pl
 
+FORECAST_CATEGORIES = ("Pipeline", "Best Case", "Commit", "Closed", "Omitted")
+
 
 @dataclass(frozen=True)
 class FieldDef:
@@ -136,7 +138,7 @@ OPPORTUNITY = Layout(
             F("account_id", "Account Name", "lookup", lookup="account"), F("close_date", "Close Date", "date", required=True),
             F("type", "Type", "select", options=pl.OPPORTUNITY_TYPES), F("stage", "Stage", "select", options=pl.STAGE_NAMES, required=True),
             F("lead_source", "Lead Source", "select", options=pl.LEAD_SOURCES), F("probability", "Probability (%)", "percent"),
-            F("amount", "Amount", "money"), F("forecast_category", "Forecast Category", "select", options=sorted(set(pl.STAGE_FORECAST.values()))),
+            F("amount", "Amount", "money"), F("forecast_category", "Forecast Category", "select", options=FORECAST_CATEGORIES),
             F("next_step", "Next Step"),
         )),
         ("Description Information", (F("description", "Description", "textarea"),)),

@@ -32,6 +32,14 @@
     if (btn && !btn.hidden) btn.click();
   });
 
+  // Escape in an inline editor cancels it (a lookup's open list closes first).
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Escape") return;
+    const form = ev.target.closest && ev.target.closest(".detail form");
+    const list = form && form.querySelector(".listbox:not([hidden])");
+    if (form && !list) { const cancel = form.querySelector("[data-inline-cancel]"); if (cancel) { cancel.click(); form.closest(".detail").querySelector(".edit-btn").focus(); } }
+  });
+
   // ---- a checkbox that submits its form (complete a task from the timeline) ------------------------
   document.addEventListener("change", (ev) => {
     const box = ev.target.closest("input[data-autosubmit]");

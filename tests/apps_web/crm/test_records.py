@@ -183,6 +183,11 @@ def test_inline_edit_cancel_saves_nothing(fresh, live_host) -> None:
     form.get_by_label("Website").fill("www.changed.example")
     form.get_by_role("button", name="Cancel").click()
     expect(form).to_be_hidden()
+    page.get_by_role("button", name="Edit Website", exact=True).click()
+    expect(form.get_by_label("Website")).to_have_value(website)  # the editor starts again from the saved value
+    form.get_by_label("Website").fill("www.other.example")
+    form.get_by_label("Website").press("Escape")
+    expect(form).to_be_hidden()
     expect(page.locator("#detail-website .detail-value")).to_have_text(website)
     page.reload()
     expect(page.locator("#detail-website .detail-value")).to_have_text(website)
