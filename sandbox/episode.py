@@ -124,6 +124,7 @@ class Episode:
     _db: Any = None
     _watches: list[PageWatch] = field(default_factory=list)
     _new_pages: list[Any] = field(default_factory=list)
+    _page_event: asyncio.Event | None = None
     _closed: bool = False
 
     # -- creation ------------------------------------------------------------------------------------
@@ -170,6 +171,8 @@ class Episode:
             if not host.is_own_url(start):
                 raise ValueError(f"start_url {spec.start_url!r} of {spec.id!r} is not on the app host")
             await page.goto(start, wait_until="load", timeout=budget.navigation * 1000)
+            # The start page is the first page of the tab: `back` must not reach the about:blank before it.
+            await watch.cdp.send("Page.resetNavigationHistory")
             settled = await watch.settle(watch.mark(), budget)
             t_page = time.perf_counter()
             obs, extra = await episode._observe(settled, None)
@@ -200,6 +203,18 @@ class Episode:
 
     def _on_page(self, page: Any) -> None:
         self._new_pages.append(page)
+        if self._page_event is not None:
+            self._page_event.set()
+
+    async def _wait_new_page(self, count: int) -> None:
+        self._page_event = asyncio.Event()
+        try:
+            if len(self._new_pages) == count:
+                await asyncio.wait_for(self._page_event.wait(), self.budget.navigation)
+        except asyncio.TimeoutError:
+            pass
+        finally:
+            self._page_event = None
 
     # -- properties ----------------------------------------------------------------------------------
     @property
@@ -265,6 +280,8 @@ class Episode:
             t_act = time.perf_counter()
             if parsed.action not in PASSIVE_ACTIONS:
                 settled = await self.watch.settle(mark, self.budget)
+                if self.watch.opened > mark.opened and len(self._new_pages) == pages_before:
+                    await self._wait_new_page(pages_before)  # the page asked for a new tab: wait for it
                 if len(self._new_pages) > pages_before or self.watch.closed:
                     settled = await self._follow_pages(settled)
         else:

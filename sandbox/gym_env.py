@@ -15,8 +15,9 @@ Observations are a ``spaces.Dict``: ``screenshot`` (HxWx3 uint8), ``url``, ``tit
 background loop; envs without their own runtime share one Chromium and one app host per process.
 
 Step ``info`` holds the url, the error, blocked requests, the world changes since the last step and,
-at the end, the verdict. Timings are nondeterministic, so they are kept out of ``info`` (gymnasium's
-determinism check compares infos) unless ``timing_info=True``; they are always in ``env.last_timing``.
+at the end, the verdict. Step timings are nondeterministic, so they are kept out of step ``info``
+(gymnasium's determinism check compares infos) unless ``timing_info=True``; they are always in
+``env.last_timing`` (reset ``info`` keeps its timing: it is not compared).
 """
 
 from __future__ import annotations
@@ -136,7 +137,7 @@ class SandboxEnv(gym.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
         obs, info = self._loop.run(self._core.reset(seed=seed, options=options))
-        return self._finish(obs, info)
+        return self._finish(obs, info, keep_timing=True)
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         obs, reward, terminated, truncated, info = self._loop.run(self._core.step(action))
@@ -154,13 +155,13 @@ class SandboxEnv(gym.Env):
         super().close()
 
     # -- helpers -------------------------------------------------------------------------------------
-    def _finish(self, obs: dict[str, Any], info: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    def _finish(self, obs: dict[str, Any], info: dict[str, Any], keep_timing: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
         for name, limit in TEXT_LIMITS.items():
             value = obs.get(name)
             if isinstance(value, str) and len(value) > limit:
                 obs[name] = value[: limit - 1] + "…"
         self.last_timing = info.get("timing", {})
-        if not self.timing_info:
+        if not (self.timing_info or keep_timing):
             info = {k: v for k, v in info.items() if k != "timing"}
         self._last_obs = obs
         return obs, info

@@ -224,7 +224,11 @@ class SyncEpisodePool:
 
     def call(self, fn: Callable[[EpisodePool], Awaitable[Any]]) -> Any:
         """Run ``await fn(pool)`` on the pool's loop (for tools and tests that reach into the pages)."""
-        return self._loop.run(fn(self.pool))
+
+        async def inside() -> Any:
+            return await fn(self.pool)  # fn is called on the loop, so whatever it creates belongs there
+
+        return self._loop.run(inside())
 
     def close(self) -> None:
         if self._loop.alive:

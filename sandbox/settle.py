@@ -127,6 +127,7 @@ class Mark:
     commits: int
     stops: int
     downloads: int
+    opened: int = 0
 
 
 class PageWatch:
@@ -138,12 +139,14 @@ class PageWatch:
         self.commits = 0  # cross-document commits of the main frame
         self.stops = 0  # the main frame stopped loading (also when a navigation ends without commit)
         self.downloads = 0
+        self.opened = 0  # new windows the page asked for (target=_blank links, window.open...)
         self.loaded = True  # the current document fired load
         self.closed = False
         self._changed = asyncio.Event()
         cdp.on("Page.frameNavigated", self._on_frame_navigated)
         cdp.on("Page.loadEventFired", self._on_load)
         cdp.on("Page.frameStoppedLoading", self._on_stopped)
+        cdp.on("Page.windowOpen", self._on_window_open)
         page.on("download", self._on_download)
         page.on("close", self._on_close)
 
@@ -177,6 +180,10 @@ class PageWatch:
             self.stops += 1
             self._changed.set()
 
+    def _on_window_open(self, _event: dict) -> None:
+        self.opened += 1
+        self._changed.set()
+
     def _on_download(self, *_: Any) -> None:
         self.downloads += 1
         self._changed.set()
@@ -186,7 +193,7 @@ class PageWatch:
         self._changed.set()
 
     def mark(self) -> Mark:
-        return Mark(self.commits, self.stops, self.downloads)
+        return Mark(self.commits, self.stops, self.downloads, self.opened)
 
     # -- waits ---------------------------------------------------------------------------------------
     async def _wait_until(self, predicate: Any, deadline: float) -> bool:
