@@ -2,7 +2,8 @@
 
 Only names are registered here (entry points are strings): nothing heavy is imported until an env
 is made. Free-form envs get ``sandbox/<app>.free`` for every app package of ``apps_web`` and for the
-playground; task envs are registered by ``sandbox.gym_env.register_tasks(source)``.
+playground; the shipped tasks get ``sandbox/<app>.<task>`` (names from their file names); other task
+sources are registered by ``sandbox.gym_env.register_tasks(source)``.
 """
 
 from __future__ import annotations
@@ -31,3 +32,12 @@ def register() -> None:
         env_id = f"sandbox/{app}.free"
         if env_id not in registry:
             gym_register(env_id, entry_point=ENTRY_POINT, kwargs={"app": app})
+    # Shipped tasks by file name only (no task file is read until an env is made).
+    try:
+        from tasks.shipped import SOURCE, shipped_ids
+    except ImportError:  # pragma: no cover - the tasks package is part of the distribution
+        return
+    for task_id in shipped_ids():
+        env_id = f"sandbox/{task_id}"
+        if env_id not in registry:
+            gym_register(env_id, entry_point=ENTRY_POINT, kwargs={"source": SOURCE, "task_id": task_id})

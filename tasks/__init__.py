@@ -7,39 +7,40 @@
     inst = reg.instance("opportunity-close-won", seed=3)   # params drawn from world seed 3
     spec = reg.get("crm.opportunity-close-won", 3)         # sandbox.spec.EpisodeSpec (TaskSource)
 
-The file format is documented in ``tasks/README.md``.
+The file format is documented in ``tasks/README.md``. Names are imported lazily, so that
+``import sandbox`` can register the shipped task envs (``tasks.shipped``) without loading them.
 """
 
-from .errors import TaskFileError, UnknownTask
-from .instance import Solution, TaskInstance, instantiate
-from .loader import LoadedTask, load_dir, load_task
-from .model import Macro, NearMiss, Param, Persona, SetupOp, Target, TaskTemplate
-from .params import InstanceError
-from .player import OracleError, Player
-from .registry import TaskLoadError, TaskRegistry, default_registry, episode_spec, get_task
+from __future__ import annotations
 
-__all__ = [
-    "InstanceError",
-    "LoadedTask",
-    "Macro",
-    "NearMiss",
-    "OracleError",
-    "Param",
-    "Persona",
-    "Player",
-    "SetupOp",
-    "Solution",
-    "Target",
-    "TaskFileError",
-    "TaskInstance",
-    "TaskLoadError",
-    "TaskRegistry",
-    "TaskTemplate",
-    "UnknownTask",
-    "default_registry",
-    "episode_spec",
-    "get_task",
-    "instantiate",
-    "load_dir",
-    "load_task",
-]
+from importlib import import_module
+from typing import Any
+
+_EXPORTS = {
+    "TaskFileError": "errors", "UnknownTask": "errors",
+    "Solution": "instance", "TaskInstance": "instance", "instantiate": "instance",
+    "LoadedTask": "loader", "load_dir": "loader", "load_task": "loader",
+    "Macro": "model", "NearMiss": "model", "Param": "model", "Persona": "model", "SetupOp": "model",
+    "Target": "model", "TaskTemplate": "model",
+    "InstanceError": "params",
+    "OracleError": "player", "Player": "player",
+    "TaskLoadError": "registry", "TaskRegistry": "registry", "default_registry": "registry",
+    "episode_spec": "registry", "get_task": "registry",
+    "Report": "validate", "validate": "validate",
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tasks' has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])
+
+
+__all__ = sorted(_EXPORTS)

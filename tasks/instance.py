@@ -129,7 +129,7 @@ class TaskInstance:
             "instruction": self.instruction,
             "max_steps": self.max_steps,
             "params": _plain(self.params),
-            "oracle": [s.model_dump(exclude_none=True, by_alias=True) for s in self.oracle.steps],
+            "oracle": [s.model_dump(exclude_none=True, exclude_defaults=True, by_alias=True) for s in self.oracle.steps],
             "near_misses": {nm.name: {"kind": nm.kind, "via": nm.via, "description": nm.description} for nm in self.near_misses},
         }
 

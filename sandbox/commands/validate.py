@@ -1,0 +1,101 @@
+"""`sandbox validate`: prove the verifiers: oracles pass, no-op agents and near-misses fail."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command(rich_help_panel="Evaluate")
+    def validate(
+        tasks: Optional[str] = typer.Option(None, "--tasks", "-t", help="Selectors: id globs (crm.*, *close*), tag:GLOB, difficulty:GLOB, app:GLOB; !sel excludes."),
+        seeds: str = typer.Option("0,1,2", "--seeds", "-s", help="Seeds of every template: 0,1,2 or 0-4."),
+        workers: int = typer.Option(2, "--workers", "-w", min=1, help="Concurrent episodes on the env pool."),
+        repeat: int = typer.Option(1, "--repeat", min=1, help="Run everything this many times; verdicts must not change."),
+        json_out: Optional[Path] = typer.Option(None, "--json", help="Also write every outcome to this JSON file."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the disagreements and the confusion matrix."),
+    ) -> None:
+        """For every template and seed: the oracle must pass with score 1, a no-op agent and every
+        near-miss must fail. Prints a table per template and the verifier's confusion matrix; exits 1
+        on any disagreement (or a verdict that changes between repeats)."""
+        from rich.console import Console
+        from rich.table import Table
+
+        from sandbox.run.select import SelectionError, catalog, parse_seeds, select_tasks
+        from tasks.params import InstanceError
+        from tasks.registry import TaskLoadError, default_registry
+        from tasks.validate import validate as run
+
+        console = Console()
+        reg = default_registry()
+        try:
+            reg.load()
+            ids = [t.id.partition(".")[2] for t in select_tasks(catalog(reg), tasks)]
+            seed_list = parse_seeds(seeds)
+        except (TaskLoadError, SelectionError) as exc:
+            console.print(f"[red]error:[/] {exc}")
+            raise typer.Exit(2) from None
+        console.print(f"validating {len(ids)} templates x seeds {seed_list} ({workers} workers{f', {repeat} rounds' if repeat > 1 else ''})")
+
+        def progress(o) -> None:  # noqa: ANN001
+            if quiet and o.agrees:
+                return
+            mark = "[green]ok[/]" if o.agrees else "[red]DISAGREES[/]"
+            verdict = "error" if o.error else ("pass" if o.passed else "fail") + f" {o.score:.2f}"
+            console.print(f"  {mark} {o.task} seed {o.seed} {o.solution} ({o.kind}): {verdict} [dim]{o.seconds:.1f}s[/]"
+                          + (f"\n      [red]{o.error}[/]" if o.error else "")
+                          + (f"\n      [yellow]{o.reason}[/]" if not o.agrees and not o.error else ""), highlight=False)
+
+        try:
+            report = run(reg, ids, seed_list, workers=workers, repeat=repeat, on_outcome=progress)
+        except InstanceError as exc:
+            console.print(f"[red]error:[/] {exc}")
+            raise typer.Exit(2) from None
+
+        if not quiet:
+            for tid, outcomes in report.by_task().items():
+                table = Table(title=f"crm.{tid}" if not tid.startswith("crm.") else tid, title_justify="left", show_edge=False)
+                table.add_column("solution")
+                table.add_column("kind")
+                table.add_column("via")
+                for s in seed_list:
+                    table.add_column(f"seed {s}", justify="center")
+                rows: dict[str, dict[int, str]] = {}
+                meta: dict[str, tuple[str, str]] = {}
+                for o in outcomes:
+                    cell = "[red]error[/]" if o.error else (f"{'pass' if o.passed else 'fail'} {o.score:.2f}")
+                    if not o.agrees:
+                        cell = f"[red]{cell} ✗[/]" if not o.error else cell
+                    prev = rows.setdefault(o.solution, {}).get(o.seed)
+                    rows[o.solution][o.seed] = cell if prev is None or prev == cell else f"{prev} / {cell}"
+                    meta[o.solution] = (o.kind, o.via)
+                for name, cells in rows.items():
+                    table.add_row(name, *meta[name], *(cells.get(s, "") for s in seed_list))
+                console.print(table)
+
+        c = report.confusion()
+        matrix = Table(title="Verifier confusion matrix", title_justify="left")
+        matrix.add_column("")
+        matrix.add_column("verifier passed", justify="right")
+        matrix.add_column("verifier failed", justify="right")
+        matrix.add_row("should pass (oracle)", f"[green]{c['true_pass']}[/]", f"[red]{c['false_fail']}[/]" if c["false_fail"] else "0")
+        matrix.add_row("should fail (no-op, near-misses)", f"[red]{c['false_pass']}[/]" if c["false_pass"] else "0", f"[green]{c['true_fail']}[/]")
+        console.print(matrix)
+        if c["error"]:
+            console.print(f"[red]{c['error']} episode(s) could not be played[/] (see the errors above)")
+        for task, seed, sol in report.unstable:
+            console.print(f"[red]not deterministic[/]: {task} seed {seed} {sol} gave different verdicts between rounds")
+        n = len(report.outcomes)
+        if json_out is not None:
+            json_out.write_text(json.dumps(report.to_dict(), indent=2, default=str))
+            console.print(f"outcomes written to {json_out}")
+        if report.ok:
+            console.print(f"[green]all {n} episodes agree[/] ({report.wall_s:.1f}s)")
+            return
+        console.print(f"[red]{len(report.disagreements)} of {n} episodes disagree[/]" + (f", {len(report.unstable)} unstable" if report.unstable else "")
+                      + f" ({report.wall_s:.1f}s)")
+        raise typer.Exit(1)
