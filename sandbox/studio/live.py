@@ -55,6 +55,7 @@ class LiveView:
         self.latest: bytes | None = None
         self.frames = 0
         self.subscribers: set[Subscriber] = set()
+        self._waiters: list[asyncio.Future] = []
 
     async def attach(self, page: Any) -> None:
         """Stream ``page`` (stops streaming the previous one)."""
@@ -96,6 +97,16 @@ class LiveView:
         self.frames += 1
         for sub in self.subscribers:
             sub.put_frame(frame)
+        waiters, self._waiters = self._waiters, []
+        for w in waiters:
+            if not w.done():
+                w.set_result(frame)
+
+    def next_frame(self) -> asyncio.Future:
+        """A future resolved by the next frame (benchmarks and tests)."""
+        future = asyncio.get_running_loop().create_future()
+        self._waiters.append(future)
+        return future
 
     def subscribe(self) -> Subscriber:
         sub = Subscriber()

@@ -76,7 +76,8 @@ class Studio:
         from sandbox.trajectory import RunDir
 
         self.loop = asyncio.get_running_loop()
-        self.run = RunDir.create(self.options.out_dir, {"kind": "studio"}, resume=True)
+        if self.run is None:
+            self.run = RunDir.create(self.options.out_dir, {"kind": "studio"}, resume=True)
         if self.options.runtime is not None:
             self.runtime = self.options.runtime
         else:
@@ -150,7 +151,7 @@ def create_app(options: StudioOptions | None = None) -> FastAPI:
 
     app = FastAPI(title="CUA Sandbox studio", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.studio = studio
-    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.mount("/studio-static", StaticFiles(directory=str(HERE / "static")), name="static")
     templates = Jinja2Templates(directory=str(HERE / "templates"))
 
     def page(request: Request, name: str, status_code: int = 200, **ctx: Any) -> HTMLResponse:
@@ -294,6 +295,12 @@ def create_app(options: StudioOptions | None = None) -> FastAPI:
         return page(request, "draft.html", episode_id=episode_id, draft=draft, saved=saved, problems=problems,
                     status_code=400 if problems else 200)  # fmt: skip
 
+    # The trajectory viewer shares this web UI: its episode pages (/episodes/...) serve the recordings.
+    from sandbox.trajectory import RunDir
+    from sandbox.viewer import create_app as create_viewer
+
+    studio.run = RunDir.create(options.out_dir, {"kind": "studio"}, resume=True)
+    app.mount("/", create_viewer(options.out_dir), name="viewer")
     return app
 
 

@@ -83,6 +83,8 @@ class StudioSession:
     _worker: asyncio.Task | None = None
     _seq: int = 0
     _pending_png: bytes | None = None
+    _shot: asyncio.Task | None = None  # live mode: the pending step's screenshot, taken while the person pauses
+    _count: int = 1
     _pending_inputs: int = 0
     _held: tuple[str, ...] = ()
     _dirty_notes: bool = False
@@ -205,6 +207,7 @@ class StudioSession:
         mark = episode.watch.mark()
         pages = len(episode._new_pages)
         if self.mode == "live":
+            self._drop_shot()
             await self._forward(ev)
         if isinstance(ev, MouseRest):
             await self._after_input(mark, pages, settle=False)
@@ -226,7 +229,17 @@ class StudioSession:
             pass
         if self.mode == "headed":  # the event already happened: this is the pending step's effect
             self._pending_png = await capture_png(episode.watch.cdp)
+        elif self.recorder.pending is not None and self.recorder.pending["action"] != "type":
+            # Screenshot the pending step now, while the person looks at the result: the input that
+            # commits the step then goes to the page at once. (Typing is captured when it ends.)
+            self._shot = asyncio.ensure_future(capture_png(episode.watch.cdp))
         self._broadcast({"type": "pending", "pending": self.recorder.describe_pending(), "url": episode.page.url})
+
+    def _drop_shot(self) -> None:
+        """The page is about to change: a screenshot taken for the pending step no longer applies."""
+        shot, self._shot = self._shot, None
+        if shot is not None and not shot.done():
+            shot.add_done_callback(lambda t: t.cancelled() or t.exception())  # finish quietly
 
     async def _hover_matters(self) -> bool:
         try:
@@ -254,7 +267,7 @@ class StudioSession:
         elif isinstance(ev, MouseUp):
             if executor.mouse != (ev.x, ev.y):
                 await mouse.move(ev.x, ev.y)
-            await mouse.up(button=ev.button, click_count=getattr(self, "_count", 1))
+            await mouse.up(button=ev.button, click_count=self._count)
             for key in reversed(self._held):
                 await keyboard.up(key)
             self._held = ()
@@ -289,7 +302,15 @@ class StudioSession:
         episode = self.episode
         t0 = time.perf_counter()
         if self.mode == "live":
-            png = await capture_png(episode.watch.cdp)
+            shot, self._shot = self._shot, None
+            png = None
+            if shot is not None:
+                try:
+                    png = await shot
+                except Exception:
+                    png = None
+            if png is None:
+                png = await capture_png(episode.watch.cdp)
         else:
             png = self._pending_png
         changes, self._seq = episode.world.changes_since(self._seq)
@@ -355,6 +376,7 @@ class StudioSession:
         """A fresh world and page, with the first ``keep`` steps replayed by the env."""
         kept = self.steps[:keep]
         self.recorder.discard()
+        self._drop_shot()
         await self.live.detach()
         self.writer.close()
         shutil.rmtree(self.writer.dir, ignore_errors=True)

@@ -150,3 +150,66 @@ def test_record_a_crm_task_on_the_live_view_then_replay_it(studio: StudioServer,
     assert result.same, result.differences
     assert result.replayed["passed"]
     page.close()
+
+
+def open_opportunity(store) -> dict:  # noqa: ANN001
+    """An open opportunity of seed 0 with an amount (the page the exploration starts on)."""
+    import sqlite3
+
+    conn = sqlite3.connect(store.template(0))
+    try:
+        row = conn.execute(
+            "select id, name, amount from crm_opportunity where stage not like 'Closed%' and amount > 0 order by id limit 1"
+        ).fetchone()
+    finally:
+        conn.close()
+    return {"id": row[0], "name": row[1], "amount": row[2]}
+
+
+def test_free_exploration_drafts_a_task(studio: StudioServer, browser, store) -> None:  # noqa: ANN001
+    opp = open_opportunity(store)
+    page = browser.new_page(viewport={"width": 1720, "height": 1000})
+    page.goto(studio.url + "/")
+    form = page.get_by_role("form", name="Explore a world")
+    form.get_by_label("Start page").fill(f"/opportunities/{opp['id']}")
+    form.get_by_role("button", name="Explore").click()
+    page.wait_for_url(re.compile(r"/sessions/"))
+    person = Person(page, studio)
+    person.sees_address(rf"/opportunities/{opp['id']}$")
+    new_amount = int(opp["amount"]) + 1234
+    person.click(lambda p: p.get_by_role("button", name="Edit Amount"))
+    edit = lambda p: p.get_by_role("form", name="Edit Amount")  # noqa: E731
+    person.click(lambda p: edit(p).get_by_label("Amount"))
+    page.keyboard.press("Control+a")
+    page.keyboard.type(str(new_amount))
+    person.click(lambda p: edit(p).get_by_role("button", name="Save"))
+    expect(page.locator("#pending")).to_contain_text("left click")
+    page.get_by_role("button", name="Finish with answer").click()
+    expect(page.get_by_role("region", name="Verdict")).to_contain_text("no verifier")
+
+    page.get_by_role("link", name="Draft a task from this recording").click()
+    expect(page.get_by_role("heading", name="What the recording changed")).to_be_visible()
+    expect(page.get_by_role("main")).to_contain_text(f"crm_opportunity #{opp['id']}")
+    page.get_by_label("Instruction").fill(f'Change the amount of the opportunity "{opp["name"]}" to ${new_amount:,}.')
+    page.get_by_role("button", name="Save draft").click()
+    expect(page.get_by_role("status")).to_contain_text("Saved to")
+
+    drafts = studio.studio.options.drafts_dir
+    (path,) = list((drafts / "crm").glob("*.yaml"))
+    data = yaml.safe_load(path.read_text())
+    assert data["instruction"].startswith("Change the amount")
+    assert {"kind": "changes"}.items() <= data["verifier"][-1].items()
+    assert [nm["kind"] for nm in data["near_misses"]][:2] == ["wrong_record", "wrong_value"]
+    kinds = [next(iter(step)) for step in data["oracle"]]
+    assert kinds == ["action", "action", "key", "type", "action"] and data["oracle"][3] == {"type": str(new_amount)}
+    validate_drafts(drafts, data["id"], seed=0)
+    page.close()
+
+
+def validate_drafts(root: Path, task_id: str, *, seed: int) -> None:
+    """The draft loads as a task of its own folder and instantiates for the recording's seed."""
+    from tasks.registry import TaskRegistry
+
+    registry = TaskRegistry(root)
+    inst = registry.instance(task_id, seed)
+    assert inst.near_misses and inst.oracle

@@ -238,6 +238,18 @@
       box.append(ul);
     }
     if (folder) { const p = document.createElement('p'); p.className = 'hint'; p.textContent = `Saved in ${folder}`; box.append(p); }
+    const links = document.createElement('p');
+    const view = document.createElement('a');
+    view.href = `/episodes/${encodeURIComponent(sid)}`;
+    view.textContent = 'Open in the viewer';
+    links.append(view);
+    if (/\.free$/.test(root.dataset.task || '')) {
+      const draft = document.createElement('a');
+      draft.href = `/recordings/${encodeURIComponent(sid)}/draft`;
+      draft.textContent = 'Draft a task from this recording';
+      links.append(' · ', draft);
+    }
+    box.append(links);
   }
   function setFinished(data) {
     finished = true;
