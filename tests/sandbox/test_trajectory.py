@@ -130,3 +130,25 @@ def test_sigkill_mid_episode_leaves_finished_episodes_whole(tmp_path):
     partial = run.episode("t__s2")
     assert not partial.finished and partial.record.status == "running" and len(partial.steps) == 2
     assert [len(run.episode(i).steps) for i in ("t__s0", "t__s1")] == [3, 3]
+
+
+def test_export_rows_and_dataset(tmp_path):
+    from sandbox.export import rows
+
+    run = RunDir.create(tmp_path / "run", {"agent": "test"})
+    w = run.episode_writer(record())
+    w.screenshot(0, png((1, 2, 3)))
+    w.step(StepRecord(step=1, action={"action": "left_click", "x": 1, "y": 2}, parsed={"action": "left_click", "x": 1, "y": 2}), screenshot=png((4, 5, 6)))
+    w.step(StepRecord(step=2, action={"action": "answer", "text": "ok"}, parsed={"action": "answer", "text": "ok"}), screenshot=png((7, 8, 9)))
+    run.add_result(w.finish(verdict=VERDICT, answer="ok"))
+    steps = list(rows(run.path))
+    assert [r["step"] for r in steps] == [1, 2] and steps[0]["passed"] and steps[0]["task"] == "crm.edit-phone"
+    assert steps[1]["screenshot_before"] == png((4, 5, 6)) and steps[1]["screenshot_after"] == png((7, 8, 9))
+    assert orjson.loads(steps[0]["action"]) == {"action": "left_click", "x": 1, "y": 2}
+    episodes = list(rows(run.path, "episode", images=False))
+    assert len(episodes) == 1 and episodes[0]["steps"] == 2 and episodes[0]["final_screenshot"] is None
+    datasets = pytest.importorskip("datasets")
+    from sandbox.export import to_dataset
+
+    ds = to_dataset(run.path)
+    assert len(ds) == 2 and isinstance(ds.features["screenshot_after"], datasets.Image)
