@@ -109,7 +109,7 @@ def test_complete_a_task_from_the_timeline(fresh, live_host) -> None:
         WHERE kind = 'task' AND status <> 'Completed' AND related_type = 'contact' ORDER BY id LIMIT 1""")
     page.goto(live_host.url("crm", f"/contacts/{rid}?tab=activity"))
     upcoming = page.get_by_role("region", name="Upcoming & Overdue")
-    upcoming.get_by_role("checkbox", name=f"Mark task complete: {subject}").click()  # submits at once
+    upcoming.get_by_role("checkbox", name=f"Mark complete: {subject}").click()  # submits at once
     expect(page.locator(".toast")).to_contain_text(f'Task "{subject}" was marked complete.')
     expect(page.get_by_role("region", name="Past Activities").get_by_role("checkbox", name=f"Completed task: {subject}")).to_be_checked()
     assert one(world, "SELECT status, completed_at FROM crm_activity WHERE id = ?", task_id) == ("Completed", NOW)
