@@ -44,7 +44,8 @@ def record_forms(session, object_key: str, record, user, page: dict, form_state:
     forms = {}
     for mode in ("edit", "clone"):
         s = state.get(mode, {})
-        forms[mode] = build_form(session, object_key, mode=mode, record=record, user=user, return_to=here,
+        # A clone opens on its own new record once saved (Salesforce does the same); an edit comes back here.
+        forms[mode] = build_form(session, object_key, mode=mode, record=record, user=user, return_to=here if mode == "edit" else "",
                                  values=s.get("values"), errors=s.get("errors"), dialog_id=f"{mode}-dialog",
                                  open=bool(s.get("errors")))
     for rl in page["related"]:
@@ -54,14 +55,14 @@ def record_forms(session, object_key: str, record, user, page: dict, form_state:
             new["dialog"] = dialog_id
             if dialog_id not in forms:
                 s = state.get(dialog_id, {})
-                forms[dialog_id] = build_form(session, new["object"], mode="create", user=user, return_to=here,
+                forms[dialog_id] = build_form(session, new["object"], mode="create", user=user, return_to=f"{here}?tab=related",
                                               values={**new.get("prefill", {}), **(s.get("values") or {})}, errors=s.get("errors"),
                                               dialog_id=dialog_id, open=bool(s.get("errors")))
     for extra in ("contact", "case"):  # header actions "New Contact", "New Case" reuse the related-list dialogs
         dialog_id = f"new-{extra}-dialog"
         if any(a["dialog"] == dialog_id for a in page["actions"]) and dialog_id not in forms:
             prefill = {"account_id": record.id} if object_key == "account" else {"contact_id": record.id, "account_id": getattr(record, "account_id", None)}
-            forms[dialog_id] = build_form(session, extra, mode="create", user=user, return_to=here, values=prefill, dialog_id=dialog_id)
+            forms[dialog_id] = build_form(session, extra, mode="create", user=user, return_to=f"{here}?tab=related", values=prefill, dialog_id=dialog_id)
     return forms
 
 

@@ -289,7 +289,10 @@ def test_clone_an_account(fresh, live_host) -> None:
     dialog.get_by_label("Account Name").fill(f"{name} (EMEA)")
     dialog.get_by_role("button", name="Save", exact=True).click()
     expect(page.locator(".toast")).to_contain_text(f'Account "{name} (EMEA)" was created.')
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"{name} (EMEA)")  # the new record opens
     assert one(world, "SELECT count(*) FROM crm_account")[0] == n_before + 1
+    new_id = one(world, "SELECT id FROM crm_account WHERE name = ?", f"{name} (EMEA)")[0]
+    expect(page).to_have_url(re.compile(rf"/accounts/{new_id}$"))
     clone = one(world, "SELECT industry, billing_city FROM crm_account WHERE name = ?", f"{name} (EMEA)")
     assert clone == (industry, city)
     assert one(world, "SELECT name FROM crm_account WHERE id = ?", acct_id)[0] == name
@@ -306,6 +309,9 @@ def test_new_contact_from_account_related_list_has_account_prefilled(fresh, live
     dialog.get_by_label("First Name").fill("Ada")
     dialog.get_by_role("button", name="Save", exact=True).click()
     expect(page.locator(".toast")).to_contain_text('Contact "Ada Okonkwo" was created.')
+    expect(page).to_have_url(re.compile(rf"/accounts/{acct_id}\?tab=related$"))
+    n = one(world, "SELECT count(*) FROM crm_contact WHERE account_id = ?", acct_id)[0]
+    expect(page.get_by_role("heading", name=f"Contacts ({n})")).to_be_visible()
     assert one(world, "SELECT account_id FROM crm_contact WHERE last_name = 'Okonkwo' AND first_name = 'Ada'") == (acct_id,)
 
 
