@@ -127,6 +127,7 @@
       if (active >= 0) input.setAttribute("aria-activedescendant", opts[active].id); else input.removeAttribute("aria-activedescendant");
     }
     function choose(opt) {
+      seq++;  // a search still in flight must not reopen the list over the chosen value
       hidden.value = opt.dataset.value;
       $(".pill-label", pill).textContent = opt.dataset.label;
       pill.hidden = false; input.hidden = true; list.hidden = true;
@@ -164,7 +165,7 @@
     }
     input.addEventListener("input", search);
     input.addEventListener("focus", search);
-    input.addEventListener("blur", () => { list.hidden = true; shown = ""; input.setAttribute("aria-expanded", "false"); });
+    input.addEventListener("blur", () => { seq++; list.hidden = true; shown = ""; input.setAttribute("aria-expanded", "false"); });
     input.addEventListener("keydown", (ev) => {
       if (ev.key === "ArrowDown") { highlight(active + 1); ev.preventDefault(); }
       else if (ev.key === "ArrowUp") { highlight(active - 1); ev.preventDefault(); }

@@ -127,12 +127,12 @@ def test_convert_with_searched_account_and_existing_contact(fresh, live_host) ->
     dialog.get_by_role("combobox", name="Account Search").fill(acct_name)
     dialog.get_by_role("option", name=re.compile("^" + re.escape(acct_name))).first.click()
     dialog.get_by_role("combobox", name="Contact Search").fill(contact_last)
-    option = dialog.get_by_role("option").first
-    expect(option).not_to_contain_text("No results")
+    wanted = dialog.locator(f"#cv-contact-list .option[data-value='{contact_id}']")
+    expect(wanted).to_be_visible()
     options = dialog.locator("#cv-contact-list .option")
     ids = [int(v) for v in options.evaluate_all("els => els.map(e => e.dataset.value)")]
     assert contact_id in ids and all(one(world, "SELECT account_id FROM crm_contact WHERE id = ?", i)[0] == acct_id for i in ids)
-    dialog.locator(f"#cv-contact-list .option[data-value='{contact_id}']").click()
+    wanted.click()
     radios = dialog.get_by_role("radio", name="Choose Existing")
     expect(radios.nth(0)).to_be_checked()
     expect(radios.nth(1)).to_be_checked()
