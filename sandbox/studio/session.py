@@ -402,7 +402,7 @@ class StudioSession:
             self.steps.append(rec)
         self._seq = self.episode.world.changelog_seq()
         await self.live.snapshot()
-        state = {"type": "reset", "steps": [_public(s) for s in self.steps], "diverged": diverged}
+        state = {"type": "reset", "steps": [_public(s) for s in self.steps], "diverged": diverged, "url": self.episode.page.url}
         if diverged:
             state["warning"] = (
                 f"replaying step(s) {', '.join(map(str, diverged))} did not change the world as recorded; "

@@ -38,7 +38,9 @@ class StudioServer:
 @pytest.fixture(scope="module")
 def studio(store, tmp_path_factory) -> StudioServer:  # noqa: ANN001
     out = tmp_path_factory.mktemp("studio")
-    app = create_app(StudioOptions(out_dir=out / "runs", drafts_dir=out / "drafts", store=store, host_mode="thread"))
+    app = create_app(StudioOptions(
+        out_dir=out / "runs", drafts_dir=out / "drafts", store=store, host_mode="thread", extra_apps=("playground",),
+    ))  # fmt: skip
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -77,6 +79,12 @@ class Person:
         v = self.view.bounding_box()
         scale = v["width"] / 1280
         return v["x"] + (b["x"] + b["width"] / 2) * scale, v["y"] + (b["y"] + b["height"] / 2) * scale
+
+    def at(self, x: int, y: int) -> tuple[float, float]:
+        """Screen point (in the studio page) of a viewport point of the sandboxed page."""
+        v = self.view.bounding_box()
+        scale = v["width"] / 1280
+        return v["x"] + x * scale, v["y"] + y * scale
 
     def click(self, locate) -> None:  # noqa: ANN001
         x, y = self.where(locate)
@@ -213,3 +221,175 @@ def validate_drafts(root: Path, task_id: str, *, seed: int) -> None:
     registry = TaskRegistry(root)
     inst = registry.instance(task_id, seed)
     assert inst.near_misses and inst.oracle
+
+
+# -- every kind of input, on the playground: live view, headed capture, replay -------------------------
+PLAYGROUND_ACTIONS = [
+    {"action": "left_click", "x": 100, "y": 75},
+    {"action": "double_click", "x": 100, "y": 75},
+    {"action": "left_click", "x": 100, "y": 75, "modifiers": ["shift"]},
+    {"action": "right_click", "x": 100, "y": 75},
+    {"action": "left_click_drag", "start_x": 50, "start_y": 150, "end_x": 150, "end_y": 160},
+    {"action": "scroll", "x": 170, "y": 275, "direction": "down", "amount": 3},
+    {"action": "left_click", "x": 570, "y": 210},
+    {"action": "type", "text": "Hi there"},
+    {"action": "key", "key": "ctrl+a"},
+    {"action": "type", "text": "Bye"},
+]
+FINAL_STATE_JS = """() => ({
+    text: document.getElementById('text').value,
+    handle: [document.getElementById('handle').offsetLeft, document.getElementById('handle').offsetTop],
+    scrolled: document.getElementById('scroller').scrollTop,
+    kinds: window.sbxLog.map(e => e.kind).filter(k => ['click', 'dblclick', 'contextmenu', 'drop'].includes(k)),
+})"""
+
+
+def same_actions(recorded: list[dict]) -> None:
+    """The recorded actions are the expected ones (a drag's waypoints depend on the pointer's path)."""
+    got = [{k: v for k, v in a.items() if k != "path"} for a in recorded]
+    assert got == PLAYGROUND_ACTIONS
+
+
+def replayed_state(studio: StudioServer, spec, actions: list[dict]) -> dict:  # noqa: ANN001
+    """Play the actions with the environment in a fresh episode and read the page's final state."""
+    from sandbox.episode import Episode
+
+    async def play() -> dict:
+        episode, _obs, _info = await Episode.open(studio.studio.runtime, spec)
+        try:
+            for action in actions:
+                result = await episode.step(action)
+                assert not result.info["error"], result.info["error"]
+            return await episode.page.evaluate(FINAL_STATE_JS)
+        finally:
+            await episode.close()
+
+    return studio.run(play())
+
+
+EXPECTED_STATE = {"text": "Bye", "handle": [120, 130], "scrolled": 300}  # and the same click events as a replay
+
+
+def final_state(studio: StudioServer, page) -> dict:  # noqa: ANN001
+    state = studio.run(page.evaluate(FINAL_STATE_JS))
+    assert {k: state[k] for k in EXPECTED_STATE} == EXPECTED_STATE
+    return state
+
+
+def test_every_input_kind_on_the_live_view_records_and_replays(studio: StudioServer, browser) -> None:  # noqa: ANN001
+    page = browser.new_page(viewport={"width": 1720, "height": 1000})
+    page.goto(studio.url + "/")
+    form = page.get_by_role("form", name="Explore a world")
+    form.get_by_label("App").select_option("playground")
+    form.get_by_role("button", name="Explore").click()
+    page.wait_for_url(re.compile(r"/sessions/"))
+    person = Person(page, studio)
+    person.sees_address(r"playground\.localhost:\d+/$")
+    m, k = page.mouse, page.keyboard
+    m.click(*person.at(100, 75))
+    m.dblclick(*person.at(100, 75))
+    k.down("Shift")
+    m.click(*person.at(100, 75))
+    k.up("Shift")
+    m.click(*person.at(100, 75), button="right")
+    m.move(*person.at(50, 150))
+    m.down()
+    for i in range(1, 6):
+        m.move(*person.at(50 + 20 * i, 150 + 2 * i))
+    m.up()
+    m.move(*person.at(170, 275))
+    m.wheel(0, 100)
+    m.wheel(0, 200)
+    m.click(*person.at(570, 210))
+    k.type("Hi there")
+    k.press("Control+a")
+    k.type("Bye")
+    page.get_by_role("button", name="Finish with answer").click()
+    expect(page.get_by_role("region", name="Verdict")).to_contain_text("Finished")
+
+    session = person.session
+    live = final_state(studio, session.episode.page)  # the person's input reached the page
+    ep = load_episode(session.folder)
+    recorded = [s.parsed for s in ep.steps][:-1]
+    same_actions(recorded)
+    assert recorded[4]["path"], "a drag keeps waypoints"
+    assert replayed_state(studio, session.spec, recorded) == live  # the env replays it to the same page
+    page.close()
+
+
+def test_headed_capture_turns_real_dom_events_into_the_same_actions(studio: StudioServer) -> None:
+    """Headed mode's capture script, run here in the headless browser: trusted DOM events in, actions out."""
+    from sandbox.spec import free_spec
+    from sandbox.studio.session import StudioSession
+
+    spec = free_spec("playground", "/")
+
+    async def person_uses_the_window() -> StudioSession:
+        session = await StudioSession(runtime=studio.studio.runtime, spec=spec, run=studio.studio.run, mode="headed").start()
+        page = session.episode.page
+        m, k = page.mouse, page.keyboard
+        await m.click(100, 75)
+        await m.dblclick(100, 75)
+        await k.down("Shift")
+        await m.click(100, 75)
+        await k.up("Shift")
+        await m.click(100, 75, button="right")
+        await m.move(50, 150)
+        await m.down()
+        await m.move(150, 160, steps=5)
+        await m.up()
+        await m.move(170, 275)
+        await m.wheel(0, 100)
+        await m.wheel(0, 200)
+        await m.click(570, 210)
+        await k.type("Hi there")
+        await k.press("Control+a")
+        await k.type("Bye")
+        await page.evaluate("0")  # the page has sent every event
+        await session.command("state")  # ...and the session has handled them (one queue, in order)
+        await session.command("finish", {"kind": "answer", "text": "Done."})
+        return session
+
+    session = studio.run(person_uses_the_window())
+    final_state(studio, session.episode.page)
+    ep = load_episode(session.folder)
+    assert ep.record.agent.config == {"mode": "headed"}
+    same_actions([s.parsed for s in ep.steps][:-1])
+    assert all(ep.screenshot_path(i) for i in range(len(ep.steps) + 1))
+
+
+def test_undo_replays_all_but_the_last_step_and_restart_starts_over(studio: StudioServer, browser) -> None:  # noqa: ANN001
+    page = browser.new_page(viewport={"width": 1720, "height": 1000})
+    page.goto(studio.url + "/")
+    form = page.get_by_role("form", name="Explore a world")
+    form.get_by_label("App").select_option("playground")
+    form.get_by_label("Start page").fill("/counter")
+    form.get_by_role("button", name="Explore").click()
+    page.wait_for_url(re.compile(r"/sessions/"))
+    person = Person(page, studio)
+    person.sees_address("/counter$")
+    counter = lambda: studio.run(person.session.episode.page.inner_text("#block"))  # noqa: E731
+    for _ in range(3):
+        page.mouse.click(*person.at(520, 30))
+    page.mouse.click(*person.at(520, 130))  # "Increment (new page)": a link to /counter?n=4
+    person.sees_address(r"/counter\?n=4&")
+    expect(page.locator("#steps li")).to_have_count(3)  # the link click is still pending
+    page.get_by_role("button", name="Undo last step").click()  # drops the pending link click
+    expect(page.locator("#steps li")).to_have_count(3)
+    person.sees_address("/counter$")
+    assert counter() == "3"
+    page.get_by_role("button", name="Undo last step").click()
+    expect(page.locator("#steps li")).to_have_count(2)
+    assert counter() == "2"
+    page.get_by_label("Why (a sentence of reasoning for the last step)").fill("Two is enough.")
+    page.get_by_role("button", name="Add note").click()
+    expect(page.locator("#steps li").nth(1)).to_contain_text("Two is enough.")
+    page.get_by_role("button", name="Restart").click()
+    expect(page.locator("#steps li")).to_have_count(0)
+    assert counter() == "0"
+    page.mouse.click(*person.at(520, 30))
+    page.get_by_role("button", name="Finish with answer").click()
+    expect(page.get_by_role("region", name="Verdict")).to_contain_text("Finished")
+    ep = load_episode(person.session.folder)
+    assert [s.parsed["action"] for s in ep.steps] == ["left_click", "answer"]
+    page.close()

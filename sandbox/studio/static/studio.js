@@ -266,7 +266,10 @@
         break;
       case 'step': upsert(ev.step); showPending(null); break;
       case 'pending': showPending(ev.pending); if (ev.url) $('url').textContent = ev.url; break;
-      case 'reset': steps = ev.steps; renderSteps(); showPending(null); showWarning(ev.warning || ''); break;
+      case 'reset':
+        steps = ev.steps; renderSteps(); showPending(null); showWarning(ev.warning || '');
+        if (ev.url) $('url').textContent = ev.url;
+        break;
       case 'finished': setFinished(ev); break;
       case 'warning': showWarning(ev.text); break;
     }
