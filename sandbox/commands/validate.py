@@ -18,6 +18,7 @@ def register(app: typer.Typer) -> None:
         repeat: int = typer.Option(1, "--repeat", min=1, help="Run everything this many times; verdicts must not change."),
         json_out: Optional[Path] = typer.Option(None, "--json", help="Also write every outcome to this JSON file."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the disagreements and the confusion matrix."),
+        tasks_dir: Optional[Path] = typer.Option(None, "--dir", help="Folder of task files (<dir>/<app>/*.yaml), e.g. the studio's drafts; default: the shipped tasks."),
     ) -> None:
         """For every template and seed: the oracle must pass with score 1, a no-op agent and every
         near-miss must fail. Prints a table per template and the verifier's confusion matrix; exits 1
@@ -31,7 +32,12 @@ def register(app: typer.Typer) -> None:
         from tasks.validate import validate as run
 
         console = Console()
-        reg = default_registry()
+        if tasks_dir is not None:
+            from tasks.registry import TaskRegistry
+
+            reg = TaskRegistry(tasks_dir)
+        else:
+            reg = default_registry()
         try:
             reg.load()
             ids = [t.id.partition(".")[2] for t in select_tasks(catalog(reg), tasks)]
