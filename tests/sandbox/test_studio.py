@@ -210,17 +210,21 @@ def test_free_exploration_drafts_a_task(studio: StudioServer, browser, store) ->
     assert [nm["kind"] for nm in data["near_misses"]][:2] == ["wrong_record", "wrong_value"]
     kinds = [next(iter(step)) for step in data["oracle"]]
     assert kinds == ["action", "action", "key", "type", "action"] and data["oracle"][3] == {"type": str(new_amount)}
-    validate_drafts(drafts, data["id"], seed=0)
+    validate_drafts(studio, drafts, data["id"], seed=0)
     page.close()
 
 
-def validate_drafts(root: Path, task_id: str, *, seed: int) -> None:
-    """The draft loads as a task of its own folder and instantiates for the recording's seed."""
+def validate_drafts(studio: StudioServer, root: Path, task_id: str, *, seed: int) -> None:
+    """What `sandbox validate --dir <drafts> --tasks <id> --seeds <seed>` runs: the oracle passes with
+    score 1, the no-op agent and every near-miss fail."""
     from tasks.registry import TaskRegistry
+    from tasks.validate import validate_async
 
-    registry = TaskRegistry(root)
-    inst = registry.instance(task_id, seed)
-    assert inst.near_misses and inst.oracle
+    registry = TaskRegistry(root, store=studio.studio.runtime.store)
+    report = studio.run(validate_async(registry, [task_id], [seed], runtime=studio.studio.runtime), timeout=180)
+    solutions = {o.solution: o for o in report.outcomes}
+    assert {"oracle", "noop", "wrong-record-1", "wrong-value-1"} <= set(solutions)
+    assert report.ok, [(o.solution, o.passed, o.error, o.reason) for o in report.disagreements]
 
 
 # -- every kind of input, on the playground: live view, headed capture, replay -------------------------
