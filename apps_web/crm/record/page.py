@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from ...identity.models import User
 from ...ui import fmt_date, fmt_datetime, iso_date, money, number
@@ -16,7 +16,7 @@ from .. import picklists as pl
 from ..models import Account, Contact
 from ..objects import OBJECTS
 from .layouts import LAYOUTS, PART_LABELS, PART_OPTIONS, PART_REQUIRED, FieldDef, Layout
-from .related import related_lists
+from .related import load_activities, related_lists
 from .timeline import build_timeline
 
 TABS = ("details", "related", "activity")
@@ -221,7 +221,8 @@ def build_page(session: Session, object_key: str, record: Any, clock: WorldClock
     refs = load_refs(session, layout, record)
     highlights = [display_row(f, record, refs, users) for f in layout.highlights]
     sections = [(title, [display_row(f, record, refs, users) for f in fields]) for title, fields in layout.sections]
-    lists = related_lists(session, users, object_key, record)
+    activities = load_activities(session, object_key, record.id)
+    lists = related_lists(session, users, object_key, record, activities)
     return {
         "obj": OBJECTS[object_key],
         "object_key": object_key,
@@ -233,7 +234,7 @@ def build_page(session: Session, object_key: str, record: Any, clock: WorldClock
         "actions": header_actions(object_key, record),
         "related": lists,
         "delete_note": delete_note(object_key, lists),
-        "timeline": build_timeline(session, users, object_key, record.id, clock),
+        "timeline": build_timeline(session, users, object_key, record.id, clock, activities),
         "tab": tab if tab in TABS else "details",
         "read_only": object_key == "lead" and record.status == pl.LEAD_CONVERTED,
         "users": users,

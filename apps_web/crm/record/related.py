@@ -112,12 +112,22 @@ def _cases(session, users, where, limit, prefill) -> RelatedList:
                        _count(session, Case, where), new={"label": "New", "object": "case", "prefill": prefill})
 
 
-def _activities(session, users, scope, limit) -> RelatedList:
-    q = select(Activity).where(scope).order_by(Activity.due_date.desc(), Activity.start_at.desc(), Activity.id.desc())
+def load_activities(session: Session, object_key: str, record_id: int) -> list[Activity]:
+    """Every activity of a record, newest first: one query shared by the related list and the timeline."""
+    q = select(Activity).where(activity_scope(object_key, record_id)).order_by(Activity.due_date.desc(), Activity.start_at.desc(), Activity.id.desc())
+    return list(session.exec(q).all())
+
+
+def _activities(session, users, scope, limit, preloaded: list[Activity] | None = None) -> RelatedList:
+    if preloaded is not None:
+        acts, total = (preloaded[:limit] if limit else preloaded), len(preloaded)
+    else:
+        q = select(Activity).where(scope).order_by(Activity.due_date.desc(), Activity.start_at.desc(), Activity.id.desc())
+        acts, total = _page(session, q, limit), _count(session, Activity, scope)
     rows = [[Cell(a.subject), Cell(KIND_LABEL.get(a.kind, a.kind)), Cell(fmt_date(activity_date(a))), Cell(a.status if a.kind != "meeting" else ""),
-             Cell(_owner(users, a.assignee_id))] for a in _page(session, q, limit)]
+             Cell(_owner(users, a.assignee_id))] for a in acts]
     return RelatedList("activities", "Activities", "activity", ["Subject", "Type", "Date", "Status", "Assigned To"], rows,
-                       _count(session, Activity, scope), new={"label": "New Task", "dialog": "new-task-dialog"})
+                       total, new={"label": "New Task", "dialog": "new-task-dialog"})
 
 
 def _notes(session, users, object_key, record_id, limit) -> RelatedList:
@@ -199,8 +209,16 @@ LISTS: dict[str, Callable[[Any], dict[str, Loader]]] = {
 }
 
 
-def related_lists(session: Session, users: dict[int, User], object_key: str, record) -> list[RelatedList]:
-    return [load(session, users, record, PREVIEW_ROWS) for load in LISTS[object_key](record).values()]
+def related_lists(session: Session, users: dict[int, User], object_key: str, record,
+                  activities: list[Activity] | None = None) -> list[RelatedList]:
+    """The record's related lists (first rows and counts); ``activities`` from ``load_activities`` saves a query."""
+    out = []
+    for key, load in LISTS[object_key](record).items():
+        if key == "activities" and activities is not None:
+            out.append(_activities(session, users, None, PREVIEW_ROWS, activities))
+        else:
+            out.append(load(session, users, record, PREVIEW_ROWS))
+    return out
 
 
 def related_list(session: Session, users: dict[int, User], object_key: str, record, key: str) -> RelatedList | None:

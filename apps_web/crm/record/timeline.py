@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from ...identity.models import User
 from ...world import WorldClock
 from ..models import Activity
-from .related import activity_scope
+from .related import load_activities
 
 TIMELINE_LIMIT = 100  # past activities shown; the related list's View All has the rest
 KIND_ICON = {"task": ("task", "#3ba755"), "call": ("call", "#48c3cc"), "meeting": ("event", "#cb65ff")}
@@ -62,9 +62,9 @@ def _sort_key(item: TimelineItem) -> tuple:
     return (w if isinstance(w, datetime) else datetime(w.year, w.month, w.day), item.activity.id or 0)
 
 
-def build_timeline(session: Session, users: dict[int, User], object_key: str, record_id: int, clock: WorldClock) -> dict:
-    acts = session.exec(select(Activity).where(activity_scope(object_key, record_id))
-                        .order_by(Activity.id.desc())).all()
+def build_timeline(session: Session, users: dict[int, User], object_key: str, record_id: int, clock: WorldClock,
+                   activities: list[Activity] | None = None) -> dict:
+    acts = activities if activities is not None else load_activities(session, object_key, record_id)
     now, today = clock.now, clock.today
     upcoming: list[TimelineItem] = []
     past: list[TimelineItem] = []

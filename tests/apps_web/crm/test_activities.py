@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 NOW = "2026-03-16 09:30:00.000000"  # the world clock, as SQLite stores it
 

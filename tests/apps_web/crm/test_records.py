@@ -7,7 +7,6 @@ that write get a fresh world (a file copy of the cached template).
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
