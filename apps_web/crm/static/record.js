@@ -32,6 +32,26 @@
     if (btn && !btn.hidden) btn.click();
   });
 
+  // Cancel restores a lookup editor too: form.reset() leaves hidden inputs and the pill as chosen.
+  const lookupState = new Map();
+  $$(".detail form [data-lookup-url]").forEach((box) => {
+    const pill = $(".selected-pill", box);
+    lookupState.set(box, { value: $("input[type=hidden]", box).value, label: $(".pill-label", pill).textContent, chosen: !pill.hidden });
+  });
+  document.addEventListener("click", (ev) => {
+    const cancel = ev.target.closest(".detail [data-inline-cancel]");
+    if (!cancel) return;
+    $$("[data-lookup-url]", cancel.closest("form")).forEach((box) => {
+      const st = lookupState.get(box);
+      if (!st) return;
+      const pill = $(".selected-pill", box);
+      $("input[type=hidden]", box).value = st.value;
+      $(".pill-label", pill).textContent = st.label;
+      pill.hidden = !st.chosen;
+      $("input[role=combobox]", box).hidden = st.chosen;
+    });
+  });
+
   // Escape in an inline editor cancels it (a lookup's open list closes first).
   document.addEventListener("keydown", (ev) => {
     if (ev.key !== "Escape") return;

@@ -164,8 +164,15 @@ def test_inline_edit_saves_one_field(fresh, live_host) -> None:
     page.get_by_role("form", name="Edit Industry").get_by_role("button", name="Save").click()
     expect(page.locator("#detail-industry .detail-value")).to_have_text("Biotechnology")
     parent_id, parent_name = one(world, "SELECT id, name FROM crm_account WHERE id <> ? AND parent_id IS NULL ORDER BY name LIMIT 1", acct_id)
+    other_name = one(world, "SELECT name FROM crm_account WHERE id NOT IN (?, ?) ORDER BY name DESC LIMIT 1", acct_id, parent_id)[0]
     page.get_by_role("button", name="Edit Parent Account", exact=True).click()
     form = page.get_by_role("form", name="Edit Parent Account")
+    form.get_by_role("combobox", name="Parent Account").fill(other_name)  # chosen, then cancelled: forgotten
+    form.get_by_role("option", name=re.compile("^" + re.escape(other_name))).first.click()
+    form.get_by_role("button", name="Cancel").click()
+    page.get_by_role("button", name="Edit Parent Account", exact=True).click()
+    expect(form.get_by_role("combobox", name="Parent Account")).to_have_value("")
+    expect(form.locator("input[type=hidden][name=parent_id]")).to_have_value("")
     form.get_by_role("combobox", name="Parent Account").fill(parent_name)
     form.get_by_role("option", name=re.compile("^" + re.escape(parent_name))).first.click()
     form.get_by_role("button", name="Save").click()
