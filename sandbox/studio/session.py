@@ -202,7 +202,11 @@ class StudioSession:
         for action in self.recorder.feed(ev):
             await self._commit(action)
         self._pending_inputs += 1
-        if isinstance(ev, MouseMove) or (isinstance(ev, MouseRest) and self.mode == "headed"):
+        if isinstance(ev, MouseMove):  # hover effects show at once; nothing to settle or record
+            if self.mode == "live":
+                await self._forward(ev)
+            return
+        if isinstance(ev, MouseRest) and self.mode == "headed":
             return
         mark = episode.watch.mark()
         pages = len(episode._new_pages)

@@ -308,6 +308,12 @@ def test_every_input_kind_on_the_live_view_records_and_replays(studio: StudioSer
     k.type("Hi there")
     k.press("Control+a")
     k.type("Bye")
+    # A rest over "Hover me" changes the page (its mouseenter handler): a hover step, committed by the
+    # next press elsewhere. Resting over plain text changes nothing: no step.
+    m.move(*person.at(700, 600))
+    m.move(*person.at(100, 400))
+    expect(page.locator("#pending")).to_contain_text("mouse move at (100, 400)")
+    m.click(*person.at(900, 650))
     page.get_by_role("button", name="Finish with answer").click()
     expect(page.get_by_role("region", name="Verdict")).to_contain_text("Finished")
 
@@ -315,6 +321,8 @@ def test_every_input_kind_on_the_live_view_records_and_replays(studio: StudioSer
     live = final_state(studio, session.episode.page)  # the person's input reached the page
     ep = load_episode(session.folder)
     recorded = [s.parsed for s in ep.steps][:-1]
+    assert recorded[-2:] == [{"action": "mouse_move", "x": 100, "y": 400}, {"action": "left_click", "x": 900, "y": 650}]
+    recorded = recorded[:-2]
     same_actions(recorded)
     assert recorded[4]["path"], "a drag keeps waypoints"
     assert replayed_state(studio, session.spec, recorded) == live  # the env replays it to the same page
