@@ -59,9 +59,10 @@ async def play(
     verdict = None
     end_reason = "running"
     error: str | None = None
+    phase = "reset"  # what the episode was doing, for the record when the time limit cuts it short
 
     async def body() -> None:
-        nonlocal episode, verdict, end_reason
+        nonlocal episode, verdict, end_reason, phase
         t0 = time.perf_counter()
         episode, obs, info = await Episode.open(runtime, spec, observe=ObserveOptions(screenshot="png"))
         t.reset = time.perf_counter() - t0
@@ -74,6 +75,7 @@ async def play(
                               viewport=episode.screen_size, max_steps=spec.max_steps, spec=spec, env=episode)  # fmt: skip
             await call(agent, "reset", brief)
         for n in range(1, spec.max_steps + 1):
+            phase = f"the agent choosing action {n}"
             ta = time.perf_counter()
             if actions is None:
                 out = normalize_step(await call(agent, "act", obs))
@@ -83,6 +85,7 @@ async def play(
             if out is None:
                 end_reason = "agent_done"
                 break
+            phase = f"the env executing action {n} ({_brief(out.action)})"
             te = time.perf_counter()
             res = await episode.step(out.action)
             t.env += time.perf_counter() - te
@@ -119,9 +122,10 @@ async def play(
             await body()
     except TimeoutError:
         end_reason = "time_limit"
+        rec.cut_during = phase
     except Exception as exc:  # the agent or the env failed: the episode ends as an error, the run goes on
         error = f"{type(exc).__name__}: {exc}"
-        rec.error_trace = traceback.format_exc(limit=8)  # type: ignore[attr-defined]
+        rec.error_trace = traceback.format_exc(limit=8)
         end_reason = "error"
     finally:
         if actions is None:
@@ -144,6 +148,12 @@ async def play(
         verdict=verdict.model_dump(mode="json") if hasattr(verdict, "model_dump") else verdict,
         answer=episode.answer if episode is not None else None, error=error, end_reason=end_reason,
     )  # fmt: skip
+
+
+def _brief(action: Any) -> str:
+    data = action.to_dict() if hasattr(action, "to_dict") else action
+    text = str(data)
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def agent_info(agent: Any, spec: str | None = None, options: dict[str, Any] | None = None) -> AgentInfo:

@@ -117,7 +117,14 @@ async def run_async(
                 task, seed = queue.get_nowait()
             except asyncio.QueueEmpty:
                 return
-            spec = await asyncio.to_thread(source.get, task.id, seed)
+            try:
+                spec = await asyncio.to_thread(source.get, task.id, seed)
+            except Exception as exc:  # a task that cannot be instantiated for this seed: an error episode
+                rec = EpisodeRecord(id=episode_name(task.id, seed), task=task.id, seed=seed, agent=info, app=task.app,
+                                    difficulty=task.difficulty, tags=list(task.tags))  # fmt: skip
+                finished = run.episode_writer(rec).finish(error=f"the task could not be set up: {type(exc).__name__}: {exc}")
+                progress.episode_finished(finished, run.add_result(finished))
+                continue
             if config.max_steps:
                 spec = spec.replace(max_steps=config.max_steps)
             agent = first_agent.pop() if first_agent else factory()

@@ -91,6 +91,8 @@ class EpisodeRecord(_Record):
     end_reason: EndReason = "running"
     answer: str | None = None
     error: str | None = None
+    error_trace: str | None = None  # the traceback's last frames when the agent or the env raised
+    cut_during: str | None = None  # what was running when the time limit cut the episode short
     timings: Timings = Field(default_factory=Timings)
     verdict: dict[str, Any] | None = None  # verifiers.Verdict as JSON: passed, score, reason, checks
     replay_of: str | None = None  # the episode folder a replay reproduced

@@ -94,11 +94,27 @@ class Slow:
 def test_agent_errors_and_time_limits_end_episodes_not_the_run(env, few, tmp_path):  # noqa: ANN001
     crash = env.run(RunConfig(agent="crash", tasks=few[:1], seeds="0-1", workers=2, out=tmp_path / "crash"), source=env.source, agent_factory=Crash)
     assert [r["outcome"] for r in crash.results] == ["error", "error"] and "the model fell over" in crash.results[0]["error"]
+    class Broken:  # a task whose instance cannot be made for seed 1
+        def __init__(self, inner):  # noqa: ANN001
+            self.inner = inner
+
+        def summaries(self):  # noqa: ANN202
+            return self.inner.summaries()
+
+        def get(self, task_id, seed):  # noqa: ANN001, ANN202
+            if seed == 1:
+                raise ValueError("no record matches the parameters")
+            return self.inner.get(task_id, seed)
+
+    broken = env.run(RunConfig(agent="noop", tasks=few[:1], seeds="0-1", workers=2, out=tmp_path / "broken"), source=Broken(env.source))
+    by_seed = {r["seed"]: r for r in broken.results}
+    assert by_seed[1]["outcome"] == "error" and "could not be set up" in by_seed[1]["error"] and by_seed[0]["outcome"] == "failed"
     t0 = time.monotonic()
     slow = env.run(RunConfig(agent="slow", tasks=few[:1], seeds="0", workers=1, time_limit=8, out=tmp_path / "slow"), source=env.source, agent_factory=Slow)
     assert time.monotonic() - t0 < 40
     r = slow.results[0]
     assert r["end_reason"] == "time_limit" and r["outcome"] == "failed" and r["reason"]  # graded as it stood
+    assert load_episode(slow.out / "episodes" / r["id"]).record.cut_during == "the agent choosing action 1"
 
 
 def test_sigkill_mid_run_then_resume(env, few, tmp_path):  # noqa: ANN001
