@@ -18,7 +18,7 @@ from apps_web.world import World, read_meta
 from verifiers import Verdict, Verifier, VerifyContext
 
 from .loader import LoadedTask
-from .model import TERMINAL_STEPS, AnswerStep, Macro, NearMiss, SetupOp, TaskTemplate, Use, _Step, parse_steps
+from .model import TERMINAL_STEPS, AnswerStep, Macro, NearMiss, SetupOp, TaskTemplate, Use, _Step, parse_steps, step_kind
 from .params import DrawContext, InstanceError, apply_changes, draw_param, draw_persona
 from .render import RenderError, render_text, render_value
 
@@ -163,6 +163,7 @@ def expand(steps: list[Any], params: dict[str, Any], macros: dict[str, Macro], w
             out += expand(macro.steps, {**params, **args}, macros, f"{w}({step.use})", depth + 1)
             continue
         data = step.model_dump(exclude_none=True, by_alias=True, exclude_defaults=True)
+        data.setdefault(step_kind(step), None)  # the key naming the step's kind, even when it is empty
         try:
             rendered = render_value(data, params)
         except RenderError as e:

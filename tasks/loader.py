@@ -146,20 +146,26 @@ def read_yaml(path: Path) -> Any:
         raise TaskFileError(path, [f"YAML error: {e}"]) from None
 
 
-def load_macros(path: Path) -> dict[str, Macro]:
+def read_macros(path: Path) -> tuple[dict[str, Macro], TaskFileError | None]:
+    """The good macros of a macro file, and the error naming the bad ones (if any)."""
     data = read_yaml(path)
     if data is None:
-        return {}
+        return {}, None
     if not isinstance(data, dict):
-        raise TaskFileError(path, ["a macro file is a mapping of macro names to {args, steps}"])
+        return {}, TaskFileError(path, ["a macro file is a mapping of macro names to {args, steps}"])
     macros, problems = {}, []
     for name, spec in data.items():
         try:
             macros[str(name)] = Macro.model_validate(spec)
         except ValidationError as e:
-            problems += [f"{name}.{p}" if not p.startswith(":") else f"{name}{p}" for p in _problems(e)]
-    if problems:
-        raise TaskFileError(path, problems)
+            problems += [f"{name}.{p}" for p in _problems(e)]
+    return macros, TaskFileError(path, problems) if problems else None
+
+
+def load_macros(path: Path) -> dict[str, Macro]:
+    macros, error = read_macros(path)
+    if error is not None:
+        raise error
     return macros
 
 
@@ -327,9 +333,11 @@ def load_dir(root: Path | str, *, schema: Any = None) -> tuple[dict[str, LoadedT
         macro_file = app_dir / MACRO_FILE
         if macro_file.exists():
             try:
-                macros = load_macros(macro_file)
+                macros, error = read_macros(macro_file)
             except TaskFileError as e:
-                errors.append(e)
+                macros, error = {}, e
+            if error is not None:
+                errors.append(error)
         for path in sorted(app_dir.glob("*.yaml")):
             if path.name.startswith("_"):
                 continue

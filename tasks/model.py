@@ -155,7 +155,21 @@ class WaitFor(_Step):
     """Not an action: the player waits for the element (or URL) before the next step."""
 
     wait_for: Target | None = None
-    url: str | None = None  # glob or substring of the URL to wait for
+    url: str | None = None  # a substring of the URL to wait for
+
+    @model_validator(mode="before")
+    @classmethod
+    def _url_inside(cls, data: Any) -> Any:
+        # `wait_for: {url: ...}` reads naturally; it means the URL, not an element.
+        if isinstance(data, dict) and isinstance(data.get("wait_for"), dict) and set(data["wait_for"]) == {"url"}:
+            data = {**data, "url": data["wait_for"]["url"], "wait_for": None}
+        return data
+
+    @model_validator(mode="after")
+    def _something(self) -> WaitFor:
+        if self.wait_for is None and self.url is None:
+            raise ValueError("wait_for needs a target or {url: ...}")
+        return self
 
 
 class AnswerStep(_Step):

@@ -42,12 +42,16 @@ def test_unknown_id_lists_close_ids(registry: TaskRegistry) -> None:
 
 
 def test_instances_differ_by_seed(registry: TaskRegistry) -> None:
+    """Different records and expected values per seed; the text differs too unless the task names no
+    record ("the largest deal closing this month": the world, hence the answer, differs)."""
+    same_text = []
     for tid in registry.task_ids():
         instances = [registry.instance(tid, s) for s in SEEDS]
-        texts = {i.instruction for i in instances}
-        params = {json.dumps(i.describe()["params"], sort_keys=True, default=str) for i in instances}
-        assert len(texts) == len(SEEDS), f"{tid}: seeds give the same instruction: {texts}"
-        assert len(params) == len(SEEDS), tid
+        params = [{k: v for k, v in i.describe()["params"].items() if k not in ("seed", "persona")} for i in instances]
+        assert len({json.dumps(p, sort_keys=True, default=str) for p in params}) == len(SEEDS), f"{tid}: seeds draw the same parameters"
+        if len({i.instruction for i in instances}) < len(SEEDS):
+            same_text.append(tid)
+    assert len(same_text) <= len(registry.task_ids()) // 10, f"instructions repeat across seeds: {same_text}"
 
 
 def test_instances_are_deterministic(registry: TaskRegistry, store) -> None:  # noqa: ANN001
