@@ -133,8 +133,7 @@ class StudioSession:
         self.writer.screenshot(0, obs["screenshot"])
         self._pending_png = obs["screenshot"]
         self._t0 = time.perf_counter()
-        if self.mode == "live":
-            await self.live.attach(episode.page)
+        await self.live.attach(episode.page)  # headed mode too: the studio page mirrors the window
 
     async def close(self) -> None:
         """Stop without finishing: the unfinished trajectory keeps its ``.partial`` folder."""
@@ -224,8 +223,7 @@ class StudioSession:
             settled = await episode.watch.settle(mark, episode.budget)
             if len(episode._new_pages) > pages or episode.watch.closed:
                 await episode._follow_pages(settled)  # a new tab became the page the person sees
-                if self.mode == "live":
-                    await self.live.attach(episode.page)
+                await self.live.attach(episode.page)
                 await episode.page.evaluate(PROBE_JS)
         try:
             await episode.watch.evaluate("window.__sbxStudio && window.__sbxStudio.mark()")

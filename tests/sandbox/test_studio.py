@@ -21,7 +21,7 @@ from sandbox.studio.server import Studio, StudioOptions, create_app
 from sandbox.trajectory import load_episode
 from tests.conftest import free_port
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("studio")]  # one studio (one Chromium) per worker
 TASK = "crm.opportunity-update-amount"
 
 

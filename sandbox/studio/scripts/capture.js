@@ -47,6 +47,8 @@
     }, REST_MS);
   }, opts);
   // Wheel deltas (pixels, lines or pages) add up into whole 100 px wheel clicks, as `scroll` counts them.
+  // The window scrolls by its own notch size (120 px on Linux), so a replay may differ by the
+  // remainder carried here (under one click); the studio's live view scrolls by exact clicks.
   let acc = { x: 0, y: 0 };
   window.addEventListener('wheel', (e) => {
     if (!e.isTrusted) return;
