@@ -51,11 +51,16 @@ class _Flow(list):
     """A list dumped in YAML flow style ([a, b]) for short rows."""
 
 
+class _FlowMap(dict):
+    """A short mapping dumped in YAML flow style ({id: 12})."""
+
+
 class _Dumper(yaml.SafeDumper):
     pass
 
 
 _Dumper.add_representer(_Flow, lambda d, v: d.represent_sequence("tag:yaml.org,2002:seq", v, flow_style=True))
+_Dumper.add_representer(_FlowMap, lambda d, v: d.represent_mapping("tag:yaml.org,2002:map", v, flow_style=True))
 _Dumper.add_representer(
     str, lambda d, v: d.represent_scalar("tag:yaml.org,2002:str", v, style="|" if "\n" in v else None)
 )
@@ -131,6 +136,7 @@ def draft_from_episode(episode: Episode, *, store: Any = None) -> Draft:
     near: list[dict[str, Any]] = []
     lines: list[str] = []
     labels: dict[str, str] = {}  # literal text -> "{{ param.field }}"
+    inserts: dict[int, dict[str, Any]] = {}  # index in expect -> the insert that adds that row
     first_change = ""
 
     def fields_of(table: str, row: dict[str, Any], names: list[str] | None = None) -> dict[str, Any]:
@@ -194,12 +200,14 @@ def draft_from_episode(episode: Episode, *, store: Any = None) -> Draft:
             label = _label_field(row)
             lines.append(f"{table}: added" + (f" {row[label]!r}" if label else f" #{row.get('id')}"))
             first_change = first_change or f"{short}-create"
+            full = {k: v for k, v in row.items() if k != "id"}  # every column: the table's NOT NULLs included
+            inserts[len(expect) - 1] = {"insert": table, "values": full}
             wrong_field = label or next((k for k, v in values.items() if isinstance(v, str)), None)
             if wrong_field is not None:
                 near.append({
                     "name": f"wrong-value-{n}", "kind": "wrong_value",
-                    "description": f"a {short} record added with another {wrong_field}",
-                    "mutate": [{"insert": table, "values": {**values, wrong_field: _other_value(values[wrong_field])}}],
+                    "description": f"a new {short} record with another {wrong_field}",
+                    "mutate": [{"insert": table, "values": {**full, wrong_field: _other_value(full[wrong_field])}}],
                 })  # fmt: skip
         for row in t.get("removed") or []:
             n += 1
@@ -223,7 +231,7 @@ def draft_from_episode(episode: Episode, *, store: Any = None) -> Draft:
     if len(expect) > 1:
         near.append({
             "name": "incomplete", "kind": "incomplete", "description": "only the first of the recorded changes",
-            "mutate": _first_mutation_done(expect[0]),
+            "mutate": [inserts[0]] if 0 in inserts else _first_mutation_done(expect[0]),
         })  # fmt: skip
     if not expect:
         raise DraftError(f"{episode.path.name} changed only bookkeeping fields; there is nothing to verify")
@@ -235,6 +243,12 @@ def draft_from_episode(episode: Episode, *, store: Any = None) -> Draft:
         if len(oracle) > 1:
             near.append({"name": "wrong-answer", "kind": "wrong_answer", "steps": oracle[:-1], "answer": f"{answer} (wrong)"})
 
+    start_url = rec.start_url or "/"
+    for p, spec in params.items():
+        m = re.fullmatch(r"select id(?:, \w+)? from (\w+) where id = (\d+)", spec.get("sql", ""))
+        if m and not p.startswith("other_"):
+            short = m.group(1).split("_", 1)[-1][:5]
+            start_url = re.sub(rf"(/{short}[a-z]*/){m.group(2)}(?=$|[/?#])", rf"\g<1>{{{{ {p}.id }}}}", start_url)
     task_id = _free_task_id(_slug(first_change or "recorded") + "-draft")
     steps = len(oracle)
     persona = getattr(rec, "persona", None) or (rec.model_extra or {}).get("persona")
@@ -247,7 +261,7 @@ def draft_from_episode(episode: Episode, *, store: Any = None) -> Draft:
         "difficulty": "easy" if steps <= 8 else "medium" if steps <= 20 else "hard",
         "tags": {"skill": ["recorded-demo"], "occupation": []},
         "persona": persona or {"role": "sales_rep"},
-        "start_url": rec.start_url or "/",
+        "start_url": start_url,
         "max_steps": max(15, steps * 2),
         "params": params,
         "instruction": TODO.format(changes="; ".join(lines)),
@@ -274,8 +288,6 @@ def _first_mutation_done(change: dict[str, Any]) -> list[dict[str, Any]]:
         return [{"update": change["table"], "where": change["where"], "set": change["to"]}]
     if change["op"] == "remove":
         return [{"delete": change["table"], "where": change["where"]}]
-    if change["op"] == "add":
-        return [{"insert": change["table"], "values": change["where"]}]
     return []
 
 
@@ -336,6 +348,9 @@ def dump_yaml(data: dict[str, Any]) -> str:
 
 def _flowify(value: Any) -> Any:
     if isinstance(value, dict):
+        scalars = all(isinstance(v, (str, int, float, bool)) or v is None for v in value.values())
+        if value and scalars and len(value) <= 4 and len(repr(value)) <= 90 and not any("\n" in str(v) for v in value.values()):
+            return _FlowMap(value)
         return {k: _flowify(v) for k, v in value.items()}
     if isinstance(value, list):
         items = [_flowify(v) for v in value]
