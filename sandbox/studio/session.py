@@ -226,9 +226,15 @@ class StudioSession:
                 await self.live.attach(episode.page)
                 await episode.page.evaluate(PROBE_JS)
         try:
-            await episode.watch.evaluate("window.__sbxStudio && window.__sbxStudio.mark()")
+            in_select = await episode.watch.evaluate(
+                "(window.__sbxStudio && window.__sbxStudio.mark(), document.activeElement?.tagName === 'SELECT')"
+            )
         except Exception:
-            pass
+            in_select = False
+        if in_select:
+            # A native <select>'s list is a popup the screencast does not paint (screenshots do): show
+            # the person a captured frame while the list may be open.
+            await self.live.snapshot()
         if self.mode == "headed":  # the event already happened: this is the pending step's effect
             self._pending_png = await capture_png(episode.watch.cdp)
         elif self.recorder.pending is not None and self.recorder.pending["action"] != "type":
