@@ -18,9 +18,9 @@ from apps_web.world import World, read_meta
 from verifiers import Verdict, Verifier, VerifyContext
 
 from .loader import LoadedTask
-from .model import TERMINAL_STEPS, AnswerStep, Macro, NearMiss, SetupOp, TaskTemplate, Use, _Step, parse_steps, step_kind
+from .model import TERMINAL_STEPS, AnswerStep, ForEach, Macro, NearMiss, SetupOp, TaskTemplate, Use, _Step, parse_steps, step_kind
 from .params import DrawContext, InstanceError, apply_changes, draw_param, draw_persona
-from .render import RenderError, render_text, render_value
+from .render import RenderError, evaluate, render_text, render_value
 
 MAX_MACRO_DEPTH = 8
 DEFAULT_FINAL_ANSWER = "Done."
@@ -161,6 +161,16 @@ def expand(steps: list[Any], params: dict[str, Any], macros: dict[str, Macro], w
             except RenderError as e:
                 raise InstanceError(f"{w}.args: {e}") from None
             out += expand(macro.steps, {**params, **args}, macros, f"{w}({step.use})", depth + 1)
+            continue
+        if isinstance(step, ForEach):
+            try:
+                items = evaluate(step.for_each, params)
+            except RenderError as e:
+                raise InstanceError(f"{w}.for_each: {e}") from None
+            if not isinstance(items, (list, tuple)):
+                raise InstanceError(f"{w}.for_each: {step.for_each!r} is a {type(items).__name__}, not a list")
+            for j, item in enumerate(items):
+                out += expand(step.steps, {**params, step.as_: item}, macros, f"{w}[{j}]", depth + 1)
             continue
         data = step.model_dump(exclude_none=True, by_alias=True, exclude_defaults=True)
         data.setdefault(step_kind(step), None)  # the key naming the step's kind, even when it is empty

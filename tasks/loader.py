@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from verifiers import Verifier, VerifierSpecError, build_verifier
 
 from .errors import TaskFileError
-from .model import STEP_KEYS, RESERVED_PARAMS, Macro, SetupOp, TaskTemplate, Use, _Step
+from .model import STEP_KEYS, RESERVED_PARAMS, ForEach, Macro, SetupOp, TaskTemplate, Use, _Step
 from .params import load_hook
 from .render import RenderError, expr_names, names_used, strings_in
 
@@ -318,6 +318,15 @@ def check_steps(steps: list[_Step], where: str, available: set[str], macros: dic
             if unknown:
                 problems.append(f"{w}.args: macro {step.use!r} takes no {', '.join(unknown)} (args: {', '.join(macro.args)})")
             check_names(step.args, f"{w}.args", available)
+            continue
+        if isinstance(step, ForEach):
+            try:
+                missing = expr_names(step.for_each) - available
+                if missing:
+                    problems.append(f"{w}.for_each: unknown parameter {', '.join(sorted(missing))}")
+            except RenderError as e:
+                problems.append(f"{w}.for_each: {e}")
+            check_steps(step.steps, f"{w}.steps", available | {step.as_}, macros, problems, check_names)
             continue
         check_names(step.model_dump(exclude_none=True), w, available)
 

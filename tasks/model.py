@@ -193,6 +193,22 @@ class Use(_Step):
     args: dict[str, Any] = Field(default_factory=dict)
 
 
+class ForEach(_Step):
+    """The same steps for every item of a list parameter: ``for_each: open_opps`` (an expression),
+    ``as: o``, ``steps: [...]`` that refer to ``o``. Unrolled when the instance is made."""
+
+    for_each: str = Field(min_length=1)
+    as_: str = Field("item", alias="as")
+    steps: list[Step] = Field(min_length=1)  # noqa: F821 - defined below; rebuilt after it
+
+    @field_validator("as_")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        if not NAME_RE.match(v):
+            raise ValueError(f"'as' must be a parameter name, got {v!r}")
+        return v
+
+
 STEP_KEYS: dict[str, type[_Step]] = {
     "click": Click,
     "fill": Fill,
@@ -209,6 +225,7 @@ STEP_KEYS: dict[str, type[_Step]] = {
     "report_infeasible": Infeasible,
     "action": RawAction,
     "use": Use,
+    "for_each": ForEach,
 }
 TERMINAL_STEPS = (AnswerStep, Infeasible)
 
@@ -233,6 +250,7 @@ Step = Annotated[
         custom_error_message="a step needs one of the keys: " + ", ".join(STEP_KEYS),
     ),
 ]
+ForEach.model_rebuild()
 _STEPS = TypeAdapter(list[Step])
 
 
