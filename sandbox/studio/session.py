@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 
+from apps_web.world import changelog
+
 from sandbox.actions import BaseAction, parse_action
 from sandbox.actions import keys as keymap
 from sandbox.observe import ObserveOptions, capture_png
@@ -85,6 +87,8 @@ class StudioSession:
     _pending_png: bytes | None = None
     _shot: asyncio.Task | None = None  # live mode: the pending step's screenshot, taken while the person pauses
     _count: int = 1
+    _db: Any = None  # a connection to the episode's world, for its change log
+    _where: tuple[str, str] = ("", "")  # url and title of the page after the last settled input
     _pending_inputs: int = 0
     _held: tuple[str, ...] = ()
     _dirty_notes: bool = False
@@ -119,7 +123,11 @@ class StudioSession:
             await context.add_init_script(CAPTURE_JS)
         for script in (PROBE_JS, CAPTURE_JS) if self.mode == "headed" else (PROBE_JS,):
             await episode.page.evaluate(script)  # the start page loaded before the scripts were added
-        self._seq = episode.world.changelog_seq()
+        if self._db is not None:
+            self._db.close()
+        self._db = episode.world.connect()
+        self._seq = changelog.last_seq(self._db)
+        self._where = (obs.get("url", ""), obs.get("title", ""))
         meta = self.spec.metadata or {}
         record = EpisodeRecord(
             id=self.id, task=self.spec.id, seed=self.spec.seed, source="human",
@@ -147,8 +155,16 @@ class StudioSession:
         await self.live.close()
         if self.writer is not None and not self.writer.closed:
             self.writer.close()
+        if self._db is not None:
+            self._db.close()
+            self._db = None
         if self.episode is not None:
             await self.episode.close()
+
+    def _changes(self) -> Any:
+        """The world's changes since the last step (one connection kept open: no reconnect per step)."""
+        diff, self._seq = changelog.changes_since(self._db, self._seq)
+        return diff
 
     # -- the queue -----------------------------------------------------------------------------------
     def submit(self, events: list[dict[str, Any]]) -> int:
@@ -221,8 +237,10 @@ class StudioSession:
         episode = self.episode
         if settle:
             settled = await episode.watch.settle(mark, episode.budget)
+            self._where = (settled.url or episode.page.url, settled.title)
             if len(episode._new_pages) > pages or episode.watch.closed:
-                await episode._follow_pages(settled)  # a new tab became the page the person sees
+                settled = await episode._follow_pages(settled)  # a new tab became the page the person sees
+                self._where = (settled.url or episode.page.url, settled.title)
                 await self.live.attach(episode.page)
                 await episode.page.evaluate(PROBE_JS)
         try:
@@ -321,15 +339,12 @@ class StudioSession:
                 png = await capture_png(episode.watch.cdp)
         else:
             png = self._pending_png
-        changes, self._seq = episode.world.changes_since(self._seq)
-        try:
-            title = await episode.page.title()
-        except Exception:
-            title = ""
+        changes = self._changes()
+        url, title = self._where
         n = len(self.steps) + 1
         data = action.to_dict()
         rec = StepRecord(
-            step=n, action=data, parsed=data, url=episode.page.url, title=title, error=error,
+            step=n, action=data, parsed=data, url=url or episode.page.url, title=title, error=error,
             blocked=[b["url"] for b in episode.blocked.drain()],
             changes=None if changes.is_empty else changes.model_dump(mode="json"),
             timing={"observe_ms": round((time.perf_counter() - t0) * 1000, 1)}, inputs=self._pending_inputs,
@@ -408,7 +423,8 @@ class StudioSession:
             )  # fmt: skip
             self.writer.step(rec, result.observation.get("screenshot"))
             self.steps.append(rec)
-        self._seq = self.episode.world.changelog_seq()
+        self._seq = changelog.last_seq(self._db)
+        self._where = (self.episode.page.url, await self.episode.page.title())
         await self.live.snapshot()
         state = {"type": "reset", "steps": [_public(s) for s in self.steps], "diverged": diverged, "url": self.episode.page.url}
         if diverged:
@@ -444,7 +460,7 @@ class StudioSession:
             t0 = time.perf_counter()
             result = await episode.step(final.to_dict())
             data = final.to_dict()
-            changes, self._seq = episode.world.changes_since(self._seq)
+            changes = self._changes()
             rec = StepRecord(
                 step=len(self.steps) + 1, action=data, parsed=data, url=result.info.get("url"),
                 title=result.observation.get("title"), reward=result.reward, terminated=result.terminated,
