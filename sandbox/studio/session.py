@@ -88,6 +88,7 @@ class StudioSession:
     _shot: asyncio.Task | None = None  # live mode: the pending step's screenshot, taken while the person pauses
     _count: int = 1
     _db: Any = None  # a connection to the episode's world, for its change log
+    _final_url: str | None = None
     _where: tuple[str, str] = ("", "")  # url and title of the page after the last settled input
     _pending_inputs: int = 0
     _held: tuple[str, ...] = ()
@@ -363,6 +364,8 @@ class StudioSession:
     # -- commands ------------------------------------------------------------------------------------
     async def _cmd_annotate(self, payload: dict[str, Any]) -> dict[str, Any]:
         """Attach a sentence of reasoning to a step (default: the last one; commits the pending step)."""
+        if self.finished:
+            raise SessionError("this recording is finished; notes are added while recording")
         text = str(payload.get("text") or "").strip() or None
         index = payload.get("step")
         if index is None:
@@ -487,9 +490,19 @@ class StudioSession:
             world_diff=episode.changes_since_start().model_dump(mode="json"),
         )  # fmt: skip
         self.run.add_result(record)
+        await self._release()
         summary = self.summary()
         self._broadcast({"type": "finished", **summary})
         return summary
+
+    async def _release(self) -> None:
+        """A finished recording lets go of its browser context and world (the trajectory holds it all)."""
+        self._final_url = self.episode.page.url
+        await self.live.detach()
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        await self.episode.close()
 
     async def _cmd_snapshot(self, _payload: Any = None) -> bytes | None:
         return await self.live.snapshot()
@@ -523,7 +536,7 @@ class StudioSession:
             "persona": ep.username if ep else None,
             "max_steps": self.spec.max_steps,
             "viewport": list(ep.settings.viewport) if ep else None,
-            "url": ep.page.url if ep else None,
+            "url": self._final_url or (ep.page.url if ep else None),
             "steps": [_public(s) for s in self.steps],
             "pending": self.recorder.describe_pending(),
             "finished": self.finished,

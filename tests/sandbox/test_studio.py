@@ -131,15 +131,15 @@ def test_record_a_crm_task_on_the_live_view_then_replay_it(studio: StudioServer,
     expect(page.locator("#pending")).to_contain_text("left click")  # Save: committed by the next input
     page.get_by_label("Why (a sentence of reasoning for the last step)").fill("Saving commits the new amount.")
     page.get_by_role("button", name="Add note").click()
+    session = person.session
+    with session.episode.world.connect() as conn:  # the world really changed (Save went through at once)
+        assert conn.execute("select amount from crm_opportunity where id = ?", (opp["id"],)).fetchone()[0] == amount
     page.get_by_label("Answer").fill("Done.")
     page.get_by_role("button", name="Finish with answer").click()
     verdict = page.get_by_role("region", name="Verdict")
     expect(verdict).to_contain_text("Passed")
     expect(verdict.locator("li.pass").first).to_be_visible()
-
-    session = person.session
-    with session.episode.world.connect() as conn:  # the world really changed
-        assert conn.execute("select amount from crm_opportunity where id = ?", (opp["id"],)).fetchone()[0] == amount
+    assert session.episode.world.path.exists() is False  # a finished recording lets go of its world
 
     ep = load_episode(session.folder)
     assert ep.finished and ep.record.source == "human" and ep.record.task == TASK and ep.verdict.passed
@@ -314,11 +314,11 @@ def test_every_input_kind_on_the_live_view_records_and_replays(studio: StudioSer
     m.move(*person.at(100, 400))
     expect(page.locator("#pending")).to_contain_text("mouse move at (100, 400)")
     m.click(*person.at(900, 650))
-    page.get_by_role("button", name="Finish with answer").click()
-    expect(page.get_by_role("region", name="Verdict")).to_contain_text("Finished")
-
+    expect(page.locator("#pending")).to_contain_text("left click at (900, 650)")
     session = person.session
     live = final_state(studio, session.episode.page)  # the person's input reached the page
+    page.get_by_role("button", name="Finish with answer").click()
+    expect(page.get_by_role("region", name="Verdict")).to_contain_text("Finished")
     ep = load_episode(session.folder)
     recorded = [s.parsed for s in ep.steps][:-1]
     assert recorded[-2:] == [{"action": "mouse_move", "x": 100, "y": 400}, {"action": "left_click", "x": 900, "y": 650}]
@@ -359,11 +359,12 @@ def test_headed_capture_turns_real_dom_events_into_the_same_actions(studio: Stud
         await k.type("Bye")
         await page.evaluate("0")  # the page has sent every event
         await session.command("state")  # ...and the session has handled them (one queue, in order)
+        session.final = await page.evaluate(FINAL_STATE_JS)
         await session.command("finish", {"kind": "answer", "text": "Done."})
         return session
 
     session = studio.run(person_uses_the_window())
-    final_state(studio, session.episode.page)
+    assert {k: session.final[k] for k in EXPECTED_STATE} == EXPECTED_STATE
     ep = load_episode(session.folder)
     assert ep.record.agent.config == {"mode": "headed"}
     same_actions([s.parsed for s in ep.steps][:-1])
