@@ -2,14 +2,17 @@
 PY := .venv/bin/python
 PORT ?= 8765
 WORKERS ?= auto
+RUN_WORKERS ?= 4
 
 .PHONY: setup run serve test bench clean
 
 setup:
 	@bash scripts/setup.sh
 
+# The main job: the oracle and a baseline agent over the whole task suite, a summary table, and the
+# command that opens the viewer on the two runs.
 run: setup
-	$(PY) -m sandbox.cli serve --port $(PORT)
+	$(PY) -m sandbox.cli suite --workers $(RUN_WORKERS)
 
 serve: setup
 	$(PY) -m sandbox.cli serve --port $(PORT)
