@@ -89,6 +89,7 @@ class StudioSession:
     _count: int = 1
     _db: Any = None  # a connection to the episode's world, for its change log
     _final_url: str | None = None
+    _headed_mark: Any = None
     _where: tuple[str, str] = ("", "")  # url and title of the page after the last settled input
     _pending_inputs: int = 0
     _held: tuple[str, ...] = ()
@@ -124,6 +125,7 @@ class StudioSession:
             await context.add_init_script(CAPTURE_JS)
         for script in (PROBE_JS, CAPTURE_JS) if self.mode == "headed" else (PROBE_JS,):
             await episode.page.evaluate(script)  # the start page loaded before the scripts were added
+        self._headed_mark = None
         if self._db is not None:
             self._db.close()
         self._db = episode.world.connect()
@@ -217,6 +219,8 @@ class StudioSession:
                 return
         for action in self.recorder.feed(ev):
             await self._commit(action)
+        if self.finished:  # that step reached the task's step limit
+            return
         self._pending_inputs += 1
         if isinstance(ev, MouseMove):  # hover effects show at once; nothing to settle or record
             if self.mode == "live":
@@ -224,7 +228,9 @@ class StudioSession:
             return
         if isinstance(ev, MouseRest) and self.mode == "headed":
             return
-        mark = episode.watch.mark()
+        # Headed: the event already reached the page, so what it started is measured from the mark
+        # taken after the previous event.
+        mark = self._headed_mark if self.mode == "headed" and self._headed_mark else episode.watch.mark()
         pages = len(episode._new_pages)
         if self.mode == "live":
             self._drop_shot()
@@ -256,6 +262,7 @@ class StudioSession:
             await self.live.snapshot()
         if self.mode == "headed":  # the event already happened: this is the pending step's effect
             self._pending_png = await capture_png(episode.watch.cdp)
+            self._headed_mark = episode.watch.mark()
         elif self.recorder.pending is not None and self.recorder.pending["action"] != "type":
             # Screenshot the pending step now, while the person looks at the result: the input that
             # commits the step then goes to the page at once. (Typing is captured when it ends.)

@@ -372,7 +372,7 @@ def test_headed_capture_turns_real_dom_events_into_the_same_actions(studio: Stud
 
 
 def test_undo_replays_all_but_the_last_step_and_restart_starts_over(studio: StudioServer, browser) -> None:  # noqa: ANN001
-    page = browser.new_page(viewport={"width": 1720, "height": 1000})
+    page = browser.new_page(viewport={"width": 1100, "height": 720})  # a small window: the view is scaled down
     page.goto(studio.url + "/")
     form = page.get_by_role("form", name="Explore a world")
     form.get_by_label("App").select_option("playground")
@@ -381,6 +381,7 @@ def test_undo_replays_all_but_the_last_step_and_restart_starts_over(studio: Stud
     page.wait_for_url(re.compile(r"/sessions/"))
     person = Person(page, studio)
     person.sees_address("/counter$")
+    assert person.view.bounding_box()["width"] < 800
     counter = lambda: studio.run(person.session.episode.page.inner_text("#block"))  # noqa: E731
     for _ in range(3):
         page.mouse.click(*person.at(520, 30))
@@ -397,6 +398,11 @@ def test_undo_replays_all_but_the_last_step_and_restart_starts_over(studio: Stud
     page.get_by_label("Why (a sentence of reasoning for the last step)").fill("Two is enough.")
     page.get_by_role("button", name="Add note").click()
     expect(page.locator("#steps li").nth(1)).to_contain_text("Two is enough.")
+    page.locator("#steps li").first.click()  # a note for an earlier step
+    page.get_by_label("Why (a sentence of reasoning for step 1)").fill("Start counting.")
+    page.get_by_role("button", name="Add note").click()
+    expect(page.locator("#steps li").first).to_contain_text("Start counting.")
+    assert [s.thought for s in person.session.steps] == ["Start counting.", "Two is enough."]
     page.get_by_role("button", name="Restart").click()
     expect(page.locator("#steps li")).to_have_count(0)
     assert counter() == "0"

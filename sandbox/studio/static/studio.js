@@ -51,9 +51,13 @@
     return out;
   };
   function point(e) {
+    // The frame is drawn scaled to fit the element's box, centred (object-fit: contain).
     const r = canvas.getBoundingClientRect();
-    const x = Math.round((e.clientX - r.left) * canvas.width / r.width);
-    const y = Math.round((e.clientY - r.top) * canvas.height / r.height);
+    const scale = Math.min(r.width / canvas.width, r.height / canvas.height);
+    const left = r.left + (r.width - canvas.width * scale) / 2;
+    const top = r.top + (r.height - canvas.height * scale) / 2;
+    const x = Math.round((e.clientX - left) / scale);
+    const y = Math.round((e.clientY - top) / scale);
     return { x: Math.min(canvas.width - 1, Math.max(0, x)), y: Math.min(canvas.height - 1, Math.max(0, y)) };
   }
   let pressed = null, lastMove = null, moveQueued = false, restTimer = 0, restedAt = null;
@@ -179,6 +183,10 @@
     list.replaceChildren(...steps.map((s) => {
       const li = document.createElement('li');
       li.dataset.step = s.step;
+      li.tabIndex = 0;
+      li.title = 'Select to add a note to this step';
+      if (s.step === selected) li.classList.add('selected');
+      li.addEventListener('click', () => selectStep(s.step === selected ? null : s.step));
       const what = document.createElement('span');
       what.className = 'what';
       what.textContent = describe(s.action);
@@ -199,6 +207,12 @@
     }));
     list.scrollTop = list.scrollHeight;
     $('count').textContent = steps.length;
+  }
+  let selected = null;  // the step a note goes to (default: the last one)
+  function selectStep(n) {
+    selected = n;
+    $('note-label').textContent = n ? `Why (a sentence of reasoning for step ${n})` : 'Why (a sentence of reasoning for the last step)';
+    renderSteps();
   }
   function upsert(step) {
     const i = steps.findIndex((s) => s.step === step.step);
@@ -267,6 +281,7 @@
       case 'step': upsert(ev.step); showPending(null); break;
       case 'pending': showPending(ev.pending); if (ev.url) $('url').textContent = ev.url; break;
       case 'reset':
+        selected = null;
         steps = ev.steps; renderSteps(); showPending(null); showWarning(ev.warning || '');
         if (ev.url) $('url').textContent = ev.url;
         break;
@@ -280,7 +295,7 @@
     e.preventDefault();
     const text = $('note').value.trim();
     if (!text) return;
-    if (await command('annotate', { text })) $('note').value = '';
+    if (await command('annotate', selected ? { text, step: selected } : { text })) { $('note').value = ''; selectStep(null); }
   });
   $('undo').addEventListener('click', () => command('undo'));
   $('restart').addEventListener('click', () => command('restart'));
