@@ -102,8 +102,12 @@ class Studio:
             if self.headed_runtime is None:
                 from sandbox.runtime import Runtime
 
-                # The same app host and store, a visible browser of its own.
-                self.headed_runtime = await Runtime.start(store=self.runtime.store, host=self.runtime.host, headless=False)
+                # The same app host and store, a visible browser of its own, with no spare contexts
+                # prepared in the background (each would be another window over the person's).
+                import inspect
+
+                extra = {"spare_contexts": 0} if "spare_contexts" in inspect.signature(Runtime.start).parameters else {}
+                self.headed_runtime = await Runtime.start(store=self.runtime.store, host=self.runtime.host, headless=False, **extra)
         return self.headed_runtime
 
     def spec_for(self, form: dict[str, Any]) -> Any:

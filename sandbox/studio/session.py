@@ -125,6 +125,8 @@ class StudioSession:
             await context.add_init_script(CAPTURE_JS)
         for script in (PROBE_JS, CAPTURE_JS) if self.mode == "headed" else (PROBE_JS,):
             await episode.page.evaluate(script)  # the start page loaded before the scripts were added
+        if self.mode == "headed":
+            await episode.page.bring_to_front()
         self._headed_mark = None
         if self._db is not None:
             self._db.close()
