@@ -34,18 +34,19 @@ def main() -> None:
     tasks = [t.id for t in catalog(source)]
     seeds_needed = max(1, -(-EPISODES // len(tasks)))
     table = Table(title=f"Runner: oracle over {len(tasks)} tasks ({os.cpu_count()} cores)", title_justify="left")
-    for col in ("workers", "episodes", "wall s", "episodes/min", "s/episode", "steps/s", "browser", "oracle", "verify", "write", "rest",
+    for col in ("workers", "episodes", "cut", "wall s", "episodes/min", "s/episode", "steps/s", "browser", "oracle", "verify", "write", "rest",
                 "outside browser"):  # fmt: skip
         table.add_column(col, justify="right")
     try:
         with BackgroundRuntime(store=store) as env:
             # Warm-up: world templates and the task instances of every seed used below.
-            env.run(RunConfig(agent="oracle", tasks=tasks, seeds=f"0-{seeds_needed - 1}", workers=4, out=root / "warmup"), source=source)
+            env.run(RunConfig(agent="oracle", tasks=tasks[:EPISODES], seeds=f"0-{seeds_needed - 1}", workers=4, out=root / "warmup", time_limit=120), source=source)
             for workers in WORKERS:
                 n = EPISODES if workers > 1 else max(4, EPISODES // 2)
+                chosen = tasks[:n] if n <= len(tasks) else tasks
                 seeds = f"0-{max(0, -(-n // len(tasks)) - 1)}"
                 t0 = time.perf_counter()
-                result = env.run(RunConfig(agent="oracle", tasks=tasks, seeds=seeds, workers=workers, out=root / f"w{workers}"), source=source)
+                result = env.run(RunConfig(agent="oracle", tasks=chosen, seeds=seeds, workers=workers, out=root / f"w{workers}", time_limit=120), source=source)
                 wall = time.perf_counter() - t0
                 rows = result.results
                 from sandbox.trajectory import load_run
@@ -65,10 +66,12 @@ def main() -> None:
                 ok = sum(1 for r in rows if r["passed"])
                 share = lambda k: f"{100 * parts[k] / total:.1f}%"  # noqa: E731
                 outside = 100 * (parts["verify"] + parts["write"] + parts["rest"]) / total
-                table.add_row(str(workers), f"{len(rows)} ({ok} passed)", f"{wall:.1f}", f"{60 * len(rows) / wall:.1f}", f"{sum(r['duration_s'] for r in rows) / len(rows):.2f}",
+                cut = sum(1 for r in rows if r["end_reason"] == "time_limit")
+                table.add_row(str(workers), f"{len(rows)} ({ok} passed)", str(cut), f"{wall:.1f}", f"{60 * len(rows) / wall:.1f}", f"{sum(r['duration_s'] for r in rows) / len(rows):.2f}",
                               f"{steps / wall:.1f}", share("browser"), share("oracle"), share("verify"), share("write"), share("rest"), f"{outside:.1f}%")  # fmt: skip
         console.print(table)
-        console.print("browser = reset + executing/settling/observing actions (incl. the app host); oracle = finding targets on the live page")
+        console.print("browser = reset + executing/settling/observing actions (incl. the app host); oracle = finding targets on the live page;\n"
+                      "cut = episodes stopped by the 120 s time limit (their stalled call counts where it stalled)")
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

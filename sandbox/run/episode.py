@@ -60,12 +60,14 @@ async def play(
     end_reason = "running"
     error: str | None = None
     phase = "reset"  # what the episode was doing, for the record when the time limit cuts it short
+    clock = ["reset", time.perf_counter()]  # the timing bucket in progress and when it started
 
     async def body() -> None:
         nonlocal episode, verdict, end_reason, phase
-        t0 = time.perf_counter()
+        t0 = clock[1] = time.perf_counter()
         episode, obs, info = await Episode.open(runtime, spec, observe=ObserveOptions(screenshot="png"))
         t.reset = time.perf_counter() - t0
+        clock[0] = None
         rec.viewport = {"width": episode.screen_size[0], "height": episode.screen_size[1]}
         tw = time.perf_counter()
         writer.screenshot(0, obs.get("screenshot"))
@@ -73,10 +75,14 @@ async def play(
         if actions is None:
             brief = TaskBrief(task=spec.id, seed=spec.seed, instruction=spec.instruction, start_url=info.get("url"),
                               viewport=episode.screen_size, max_steps=spec.max_steps, spec=spec, env=episode)  # fmt: skip
+            clock[:] = ["agent", time.perf_counter()]
             await call(agent, "reset", brief)
+            t.agent += time.perf_counter() - clock[1]
+            clock[0] = None
         for n in range(1, spec.max_steps + 1):
             phase = f"the agent choosing action {n}"
             ta = time.perf_counter()
+            clock[:] = ["agent", ta]
             if actions is None:
                 out = normalize_step(await call(agent, "act", obs))
             else:
@@ -87,10 +93,12 @@ async def play(
                 break
             phase = f"the env executing action {n} ({_brief(out.action)})"
             te = time.perf_counter()
+            clock[:] = ["env", te]
             res = await episode.step(out.action)
             t.env += time.perf_counter() - te
             obs, info = res.observation, res.info
             tw = time.perf_counter()
+            clock[0] = None
             timing = {"agent_ms": round((te - ta) * 1000, 2), **{k: round(v, 2) for k, v in (info.get("timing") or {}).items()}}
             writer.step(
                 StepRecord(
@@ -123,6 +131,8 @@ async def play(
     except TimeoutError:
         end_reason = "time_limit"
         rec.cut_during = phase
+        if clock[0] is not None:  # the time of the cut-short call counts where it was spent
+            setattr(t, clock[0], getattr(t, clock[0]) + time.perf_counter() - clock[1])
     except Exception as exc:  # the agent or the env failed: the episode ends as an error, the run goes on
         error = f"{type(exc).__name__}: {exc}"
         rec.error_trace = traceback.format_exc(limit=8)

@@ -98,6 +98,10 @@ async def run_async(
         "tasks": config.tasks or ["*"], "seeds": config.seeds if isinstance(config.seeds, str) else ",".join(map(str, config.seeds)),
         "workers": config.workers, "max_steps": config.max_steps, "time_limit": config.time_limit, "episodes": len(pairs),
     }  # fmt: skip
+    if config.resume:
+        before = RunDir(out).meta.get("agent_spec")
+        if before and before != config.agent:
+            raise ValueError(f"{out} holds a run of agent {before!r}; resuming it with {config.agent!r} would mix agents")
     run = RunDir.create(out, meta, resume=config.resume)
     done = run.finished_ids()
     todo = [(t, s) for t, s in pairs if episode_name(t.id, s) not in done]

@@ -126,6 +126,7 @@ class EpisodeRecord(_Record):
             "reason": (self.verdict or {}).get("reason") or self.error,
             "error": self.error,
             "finished_at": self.finished_at,
+            **({"cut_during": self.cut_during} if self.cut_during else {}),
         }
 
 
