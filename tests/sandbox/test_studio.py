@@ -357,10 +357,15 @@ def test_headed_capture_turns_real_dom_events_into_the_same_actions(studio: Stud
         await k.type("Hi there")
         await k.press("Control+a")
         await k.type("Bye")
-        await page.evaluate("0")  # the page has sent every event
-        await session.command("state")  # ...and the session has handled them (one queue, in order)
+        # The page reports its events through a binding, asynchronously: wait until the session has
+        # handled the last one (it announces every change of the step in progress).
+        updates = session.live.subscribe()
+        while session.recorder.describe_pending() != {"action": "type", "text": "Bye"}:
+            await asyncio.wait_for(updates.next(), 15)
+        session.live.unsubscribe(updates)
         session.final = await page.evaluate(FINAL_STATE_JS)
         await session.command("finish", {"kind": "answer", "text": "Done."})
+        await session.close()
         return session
 
     session = studio.run(person_uses_the_window())
