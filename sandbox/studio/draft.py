@@ -321,8 +321,11 @@ def _oracle(episode: Episode, labels: dict[str, str]) -> tuple[list[dict[str, An
             continue
         else:
             step = {"action": dict(a)}
-        if s.thought:
-            step["note"] = s.thought
+        target = getattr(s, "target", None) or (s.model_extra or {}).get("target")
+        on = f"on {target.get('role') or target.get('tag')} {target.get('name')!r}" if target and target.get("name") else None
+        note = "; ".join(x for x in (s.thought, on) if x)
+        if note:
+            step["note"] = note
         steps.append(step)
     if not steps:
         raise DraftError(f"{episode.path.name} has no recorded steps")

@@ -90,6 +90,7 @@ class StudioSession:
     _db: Any = None  # a connection to the episode's world, for its change log
     _final_url: str | None = None
     _headed_mark: Any = None
+    _targets: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
     _where: tuple[str, str] = ("", "")  # url and title of the page after the last settled input
     _pending_inputs: int = 0
     _held: tuple[str, ...] = ()
@@ -219,6 +220,8 @@ class StudioSession:
         if isinstance(ev, MouseRest) and self.mode == "live":
             if not await self._hover_matters():
                 return
+        if isinstance(ev, MouseDown):
+            await self._note_target(ev.x, ev.y)
         for action in self.recorder.feed(ev):
             await self._commit(action)
         if self.finished:  # that step reached the task's step limit
@@ -270,6 +273,17 @@ class StudioSession:
             # commits the step then goes to the page at once. (Typing is captured when it ends.)
             self._shot = asyncio.ensure_future(capture_png(episode.watch.cdp))
         self._broadcast({"type": "pending", "pending": self.recorder.describe_pending(), "url": episode.page.url})
+
+    async def _note_target(self, x: int, y: int) -> None:
+        """Remember what the press at (x, y) is on (role and name), for the step it becomes."""
+        try:
+            hint = await self.episode.watch.evaluate(f"window.__sbxStudio ? window.__sbxStudio.target({x}, {y}) : null")
+        except Exception:
+            hint = None
+        if hint:
+            if len(self._targets) > 8:  # presses that became no step (a drag's start is kept by its point)
+                self._targets.clear()
+            self._targets[(x, y)] = hint
 
     def _drop_shot(self) -> None:
         """The page is about to change: a screenshot taken for the pending step no longer applies."""
@@ -359,6 +373,9 @@ class StudioSession:
             changes=None if changes.is_empty else changes.model_dump(mode="json"),
             timing={"observe_ms": round((time.perf_counter() - t0) * 1000, 1)}, inputs=self._pending_inputs,
         )  # fmt: skip
+        point = (data.get("x", data.get("start_x")), data.get("y", data.get("start_y")))
+        if point in self._targets:
+            rec.target = self._targets.pop(point)  # what the click was on: {role, name, tag}
         self._pending_inputs = 0
         self.writer.step(rec, png)
         self.steps.append(rec)
@@ -411,6 +428,7 @@ class StudioSession:
         """A fresh world and page, with the first ``keep`` steps replayed by the env."""
         kept = self.steps[:keep]
         self.recorder.discard()
+        self._targets.clear()
         self._drop_shot()
         await self.live.detach()
         self.writer.close()
@@ -433,6 +451,8 @@ class StudioSession:
                 blocked=[b["url"] for b in info.get("blocked_requests") or []], changes=changes_json,
                 timing={"observe_ms": round(info.get("timing", {}).get("total_ms", 0.0), 1)}, replayed=True,
             )  # fmt: skip
+            if getattr(old, "target", None):
+                rec.target = old.target
             self.writer.step(rec, result.observation.get("screenshot"))
             self.steps.append(rec)
         self._seq = changelog.last_seq(self._db)

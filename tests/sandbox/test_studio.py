@@ -149,6 +149,8 @@ def test_record_a_crm_task_on_the_live_view_then_replay_it(studio: StudioServer,
     assert actions[1] == {"action": "type", "text": opp["name"]} and actions[2] == {"action": "key", "key": "Return"}
     assert actions[6] == {"action": "key", "key": "ctrl+a"} and actions[7] == {"action": "type", "text": str(amount)}
     assert ep.steps[8].thought == "Saving commits the new amount."
+    assert ep.steps[4].target == {"role": "button", "name": "Edit Amount", "tag": "button"}  # what each click was on
+    assert ep.steps[8].target["name"] == "Save"
     assert any(s.changes for s in ep.steps[8:9]), "the Save step carries the world change"
     assert all(ep.screenshot_path(i) for i in range(len(ep.steps) + 1))
 
@@ -208,6 +210,7 @@ def test_free_exploration_drafts_a_task(studio: StudioServer, browser, store) ->
     assert data["instruction"].startswith("Change the amount")
     assert {"kind": "changes"}.items() <= data["verifier"][-1].items()
     assert [nm["kind"] for nm in data["near_misses"]][:2] == ["wrong_record", "wrong_value"]
+    assert "on button 'Edit Amount'" in data["oracle"][0]["note"]  # the author sees what each click was on
     kinds = [next(iter(step)) for step in data["oracle"]]
     assert kinds == ["action", "action", "key", "type", "action"] and data["oracle"][3] == {"type": str(new_amount)}
     validate_drafts(studio, drafts, data["id"], seed=0)

@@ -36,4 +36,20 @@
     return false;
   };
   s.mark = () => { s.seen = s.mutations; };
+  // What a press at (x, y) is on, as a person would name it: role and accessible name (a heuristic;
+  // recorded beside the step for authors and datasets, never used to act).
+  const IMPLICIT = { button: 'button', a: 'link', select: 'combobox', textarea: 'textbox', summary: 'button', option: 'option' };
+  const INPUT = { checkbox: 'checkbox', radio: 'radio', submit: 'button', button: 'button', reset: 'button', search: 'searchbox', range: 'slider' };
+  s.target = (x, y) => {
+    const hit = document.elementFromPoint(x, y);
+    if (!hit) return null;
+    const el = hit.closest('button, a[href], input, select, textarea, summary, label, [role], [tabindex]') || hit;
+    const tag = el.tagName.toLowerCase();
+    const role = el.getAttribute('role') || IMPLICIT[tag] || (tag === 'input' ? (INPUT[el.type] || 'textbox') : null);
+    const labelled = el.getAttribute('aria-labelledby');
+    const byId = labelled && labelled.split(/\s+/).map((id) => document.getElementById(id)?.innerText || '').join(' ');
+    const name = el.getAttribute('aria-label') || byId || (el.labels && el.labels[0] && el.labels[0].innerText)
+      || el.getAttribute('title') || el.getAttribute('placeholder') || (tag === 'input' ? '' : el.innerText) || el.getAttribute('alt') || '';
+    return { role, name: name.replace(/\s+/g, ' ').trim().slice(0, 80), tag };
+  };
 })();
