@@ -420,3 +420,34 @@ def test_undo_replays_all_but_the_last_step_and_restart_starts_over(studio: Stud
     ep = load_episode(person.session.folder)
     assert [s.parsed["action"] for s in ep.steps] == ["left_click", "answer"]
     page.close()
+
+
+def test_bad_input_is_refused_and_the_step_limit_ends_a_recording(studio: StudioServer) -> None:
+    import httpx
+
+    from sandbox.spec import free_spec
+    from sandbox.studio.session import StudioSession
+
+    assert httpx.post(studio.url + "/api/sessions/nope/input", json=[]).status_code == 404
+    reply = httpx.post(studio.url + "/sessions", data={"app": "playground", "start_url": "/counter"})
+    assert reply.status_code == 303
+    sid = reply.headers["location"].rsplit("/", 1)[-1]
+    bad = httpx.post(f"{studio.url}/api/sessions/{sid}/input", json=[{"type": "down", "x": -5, "y": 10}])
+    assert bad.status_code == 422 and "malformed input event" in bad.json()["error"]
+    assert httpx.post(f"{studio.url}/api/sessions/{sid}/undo").json() == {"error": "there is nothing to undo"}
+    assert httpx.post(f"{studio.url}/api/sessions/{sid}/close").json() == {"closed": sid}
+
+    async def three_clicks_of_three() -> StudioSession:
+        spec = free_spec("playground", "/counter", max_steps=3)
+        session = await StudioSession(runtime=studio.studio.runtime, spec=spec, run=studio.studio.run).start()
+        click = [{"type": "down", "x": 520, "y": 30}, {"type": "up", "x": 520, "y": 30}]
+        session.submit(click * 4)  # the fourth click commits the third step: the limit
+        updates = session.live.subscribe()
+        while not session.finished:
+            await asyncio.wait_for(updates.next(), 15)
+        await session.close()
+        return session
+
+    session = studio.run(three_clicks_of_three())
+    ep = load_episode(session.folder)
+    assert ep.finished and ep.record.end_reason == "max_steps" and len(ep.steps) == 3
