@@ -19,10 +19,17 @@ from playwright.sync_api import Page, expect
 
 from sandbox.studio.server import Studio, StudioOptions, create_app
 from sandbox.trajectory import load_episode
-from tests.conftest import free_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("studio")]  # one studio (one Chromium) per worker
 TASK = "crm.opportunity-update-amount"
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 @dataclass
