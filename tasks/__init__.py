@@ -26,7 +26,6 @@ _EXPORTS = {
     "OracleError": "player", "Player": "player",
     "TaskLoadError": "registry", "TaskRegistry": "registry", "default_registry": "registry",
     "episode_spec": "registry", "get_task": "registry",
-    "Report": "validate", "validate": "validate",
 }  # fmt: skip
 
 

@@ -114,6 +114,11 @@ _PROBE_JS = """
 """
 
 
+def _navigating(error: Exception) -> bool:
+    text = str(error)
+    return "Execution context was destroyed" in text or "navigat" in text.lower() and "context" in text.lower()
+
+
 class Player:
     """Plays steps on a page through ``step`` (the environment's step, or any executor).
 
@@ -129,6 +134,7 @@ class Player:
         self.timeout_s = timeout_s
         self.scale = scale
         self.result = PlayResult()
+        self.current = ""  # the step being played (for a diagnosis when an episode stalls)
 
     @property
     def page(self) -> Any:
@@ -179,7 +185,13 @@ class Player:
         loc = self.locator(t)
         deadline = time.monotonic() + self.timeout_s
         while True:
-            info = await loc.evaluate_all(_PROBE_JS, at)
+            try:
+                info = await loc.evaluate_all(_PROBE_JS, at)
+            except Exception as e:  # noqa: BLE001 - the page is between documents: look again once it has loaded
+                if not _navigating(e) or time.monotonic() > deadline:
+                    raise
+                await self.page.wait_for_load_state("load", timeout=max(50, (deadline - time.monotonic()) * 1000))
+                continue
             if info["n"] == 1:
                 if info["box"]["width"] <= 0 or info["box"]["height"] <= 0:
                     raise _Fail(f"{t.describe()} has no size on screen")
@@ -234,6 +246,7 @@ class Player:
         for i, step in enumerate(steps):
             if self.result.ended:
                 break
+            self.current = f"step {i} {step.model_dump(exclude_none=True, exclude_defaults=True)}"
             try:
                 await self.run(step)
             except _Fail as e:

@@ -142,10 +142,26 @@ def _failed_checks(verdict: Any) -> list[str]:
     return out
 
 
-async def run_job(pool: Any, registry: TaskRegistry, job: Job, *, timeout_s: float = 10.0) -> Outcome:
+JOB_TIMEOUT_S = 180.0  # one episode; a stuck one becomes an error instead of stalling the run
+
+
+async def run_job(pool: Any, registry: TaskRegistry, job: Job, *, timeout_s: float = 10.0, job_timeout_s: float = JOB_TIMEOUT_S) -> Outcome:
     """One episode on the pool: play the job's solution, return the verifier's verdict on it."""
     t0 = time.perf_counter()
     out = Outcome(job.task, job.seed, job.solution, job.kind, job.via, job.should_pass, round=job.round)
+    where: dict[str, Any] = {}
+    try:
+        await asyncio.wait_for(_play_job(pool, registry, job, out, timeout_s, where), job_timeout_s)
+    except asyncio.TimeoutError:
+        player = where.get("player")
+        doing = f" (stalled at {player.current}; last action {player.result.actions[-1] if player.result.actions else None})" if player else f" (stalled in {where.get('phase', '?')})"
+        out.error = f"the episode did not finish within {job_timeout_s:g}s{doing}"
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+async def _play_job(pool: Any, registry: TaskRegistry, job: Job, out: Outcome, timeout_s: float, where: dict[str, Any]) -> None:
+    where["phase"] = "reset"
     try:
         inst: TaskInstance = registry.instance(job.task, job.seed)
         spec = episode_spec(inst)
@@ -160,6 +176,7 @@ async def run_job(pool: Any, registry: TaskRegistry, job: Job, *, timeout_s: flo
                     raise RuntimeError(f"the environment refused {action.to_dict()}: {info['error']}")
                 return terminated or truncated
 
+            where["phase"] = "the episode"
             if job.solution == NOOP:
                 await step(_answer())
             else:
@@ -169,9 +186,12 @@ async def run_job(pool: Any, registry: TaskRegistry, job: Job, *, timeout_s: flo
                 fx, fy = episode.scale
                 player = Player(lambda: env.page, step, base_url=pool.runtime.host.url(spec.app, "/"), timeout_s=timeout_s,
                                 scale=(1 / fx, 1 / fy))
+                where["player"] = player
                 result = await player.play(list(sol.steps))
                 if not result.ended:
                     out.error = "the solution did not end the episode"
+            where.pop("player", None)
+            where["phase"] = "verify and close"
             info = last.get("info", {})
             out.steps = last.get("steps", 0)
             if last.get("truncated") and not out.error and job.should_pass:
@@ -186,8 +206,6 @@ async def run_job(pool: Any, registry: TaskRegistry, job: Job, *, timeout_s: flo
         out.error = str(e)
     except Exception as e:  # noqa: BLE001 - one broken episode must not stop the run
         out.error = f"{type(e).__name__}: {e}"
-    out.seconds = time.perf_counter() - t0
-    return out
 
 
 def _answer() -> Any:
