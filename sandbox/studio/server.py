@@ -127,6 +127,8 @@ class Studio:
         mode = form.get("mode") or "live"
         if mode not in ("live", "headed"):
             raise SessionError(f"mode must be live or headed, not {mode!r}")
+        if mode == "headed" and not self.options.headed:
+            raise SessionError("headed recording is off: start the studio with --headed on a machine with a desktop")
         spec = self.spec_for(form)
         runtime = await self.runtime_for(mode)
         session = StudioSession(runtime=runtime, spec=spec, run=self.run, mode=mode, demonstrator=form.get("demonstrator") or "human")

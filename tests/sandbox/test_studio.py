@@ -436,6 +436,8 @@ def test_bad_input_is_refused_and_the_step_limit_ends_a_recording(studio: Studio
     from sandbox.studio.session import StudioSession
 
     assert httpx.post(studio.url + "/api/sessions/nope/input", json=[]).status_code == 404
+    headed = httpx.post(studio.url + "/sessions", data={"app": "playground", "mode": "headed"})
+    assert headed.status_code == 400 and "headed recording is off" in headed.text
     reply = httpx.post(studio.url + "/sessions", data={"app": "playground", "start_url": "/counter"})
     assert reply.status_code == 303
     sid = reply.headers["location"].rsplit("/", 1)[-1]
