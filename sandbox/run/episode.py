@@ -135,6 +135,8 @@ async def play(
             setattr(t, clock[0], getattr(t, clock[0]) + time.perf_counter() - clock[1])
     except Exception as exc:  # the agent or the env failed: the episode ends as an error, the run goes on
         error = f"{type(exc).__name__}: {exc}"
+        if clock[0] is not None:
+            setattr(t, clock[0], getattr(t, clock[0]) + time.perf_counter() - clock[1])
         rec.error_trace = traceback.format_exc(limit=8)
         end_reason = "error"
     finally:
