@@ -37,6 +37,8 @@ class EpisodeSpec:
       ``None`` for free-form episodes (reward 0).
     - ``params``: the task parameters drawn for this seed (passed to the verifier as ``ctx.params``).
     - ``metadata``: free-form data for tools (difficulty, tags...); the env does not read it.
+    - ``reseed(seed)``: the spec of the same task for another seed, when the seed draws more than the
+      world (a task's parameters, instruction and verifier); ``with_seed`` uses it.
     """
 
     id: str
@@ -52,6 +54,7 @@ class EpisodeSpec:
     verify: Callable[[VerifyContext], Verdict] | None = None
     params: dict[str, Any] = field(default_factory=dict)
     metadata: dict[str, Any] = field(default_factory=dict)
+    reseed: Callable[[int], EpisodeSpec] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.id or not isinstance(self.id, str):
@@ -64,7 +67,9 @@ class EpisodeSpec:
             raise ValueError(f"EpisodeSpec.seed must be a non-negative integer, got {self.seed!r}")
 
     def with_seed(self, seed: int | None) -> EpisodeSpec:
-        return self if seed is None or seed == self.seed else replace(self, seed=seed)
+        if seed is None or seed == self.seed:
+            return self
+        return self.reseed(seed) if self.reseed is not None else replace(self, seed=seed)
 
     def replace(self, **changes: Any) -> EpisodeSpec:
         return replace(self, **changes)

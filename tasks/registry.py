@@ -130,15 +130,15 @@ class TaskRegistry:
 
     # -- TaskSource
     def get(self, task_id: str, seed: int) -> EpisodeSpec:
-        """The episode of one task instance (TaskSource)."""
-        return episode_spec(self.instance(task_id, seed))
+        """The episode of one task instance (TaskSource); another seed redraws it (``with_seed``)."""
+        return episode_spec(self.instance(task_id, seed), reseed=lambda s, t=task_id: self.get(t, s))
 
     def summaries(self) -> list[dict[str, Any]]:
         tasks = self.load()
         return [tasks[t].template.summary() for t in self.task_ids()]
 
 
-def episode_spec(inst: TaskInstance) -> EpisodeSpec:
+def episode_spec(inst: TaskInstance, *, reseed: Any = None) -> EpisodeSpec:
     from sandbox.spec import EpisodeSpec
 
     t = inst.template
@@ -155,6 +155,7 @@ def episode_spec(inst: TaskInstance) -> EpisodeSpec:
         verify=inst.verify,
         params=inst.params,
         metadata={"title": t.title, "category": t.category, "difficulty": t.difficulty, "tags": t.tags.model_dump()},
+        reseed=reseed,
     )
 
 

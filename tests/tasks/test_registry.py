@@ -79,6 +79,10 @@ def test_episode_spec_contract(registry: TaskRegistry) -> None:
     assert isinstance(spec, EpisodeSpec)
     assert spec.id == qualified and spec.seed == 2 and spec.persona and spec.verify is not None
     assert spec.params["seed"] == 2 and spec.metadata["difficulty"] in ("easy", "medium", "hard")
+    # Another seed draws the task again (parameters, instruction, verifier), not only the world.
+    other = spec.with_seed(0)
+    assert other.seed == 0 and other.params["seed"] == 0
+    assert other.params == registry.get(qualified, 0).params and other.instruction == registry.get(qualified, 0).instruction
 
 
 SETUP_TASK = """
