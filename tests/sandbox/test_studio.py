@@ -435,16 +435,17 @@ def test_bad_input_is_refused_and_the_step_limit_ends_a_recording(studio: Studio
     from sandbox.spec import free_spec
     from sandbox.studio.session import StudioSession
 
-    assert httpx.post(studio.url + "/api/sessions/nope/input", json=[]).status_code == 404
-    headed = httpx.post(studio.url + "/sessions", data={"app": "playground", "mode": "headed"})
+    http = httpx.Client(timeout=60)  # opening a session on a loaded machine can take seconds
+    assert http.post(studio.url + "/api/sessions/nope/input", json=[]).status_code == 404
+    headed = http.post(studio.url + "/sessions", data={"app": "playground", "mode": "headed"})
     assert headed.status_code == 400 and "headed recording is off" in headed.text
-    reply = httpx.post(studio.url + "/sessions", data={"app": "playground", "start_url": "/counter"})
+    reply = http.post(studio.url + "/sessions", data={"app": "playground", "start_url": "/counter"})
     assert reply.status_code == 303
     sid = reply.headers["location"].rsplit("/", 1)[-1]
-    bad = httpx.post(f"{studio.url}/api/sessions/{sid}/input", json=[{"type": "down", "x": -5, "y": 10}])
+    bad = http.post(f"{studio.url}/api/sessions/{sid}/input", json=[{"type": "down", "x": -5, "y": 10}])
     assert bad.status_code == 422 and "malformed input event" in bad.json()["error"]
-    assert httpx.post(f"{studio.url}/api/sessions/{sid}/undo").json() == {"error": "there is nothing to undo"}
-    assert httpx.post(f"{studio.url}/api/sessions/{sid}/close").json() == {"closed": sid}
+    assert http.post(f"{studio.url}/api/sessions/{sid}/undo").json() == {"error": "there is nothing to undo"}
+    assert http.post(f"{studio.url}/api/sessions/{sid}/close").json() == {"closed": sid}
 
     async def three_clicks_of_three() -> StudioSession:
         spec = free_spec("playground", "/counter", max_steps=3)
