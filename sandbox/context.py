@@ -10,15 +10,18 @@
   every page) and costs nothing per request. Refused requests are logged (``blocked_requests``).
 
 A fresh context per episode: no cookies, storage or history can leak from one episode to the next.
+Contexts are never recycled; instead the runtime keeps a *spare* one prepared ahead of time (context,
+page and CDP session created, nothing loaded, nobody signed in) and binds it to the next episode's
+world and persona at reset (:func:`prepare_context`, :func:`bind_context`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from dataclasses import dataclass, field
-from datetime import timezone
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from apps_web.identity import browser_cookies
 from apps_web.worlds import WORLD_HEADER
@@ -84,18 +87,8 @@ class BlockedLog:
         return out
 
 
-def _cookie_state(host: AppHost, world: World, username: str) -> dict[str, Any]:
-    """browser_cookies() as a storage state, so the context starts signed in (no extra round trip)."""
-    cookies = []
-    for c in browser_cookies(host.secret, username, world.id, host.port, host.app_names):
-        cookies.append({
-            "name": c["name"], "value": c["value"], "domain": urlsplit(c["url"]).hostname, "path": "/",
-            "expires": -1, "httpOnly": c.get("httpOnly", False), "secure": False, "sameSite": c.get("sameSite", "Lax"),
-        })
-    return {"cookies": cookies, "origins": []}
-
-
-def context_options(host: AppHost, world: World, username: str | None, settings: BrowserSettings, blackhole: Blackhole | None) -> dict[str, Any]:
+def context_options(host: AppHost, settings: BrowserSettings, blackhole: Blackhole | None) -> dict[str, Any]:
+    """Options of every episode context (the world and the persona are bound later, see :func:`bind_context`)."""
     w, h = settings.viewport
     opts: dict[str, Any] = {
         "viewport": {"width": w, "height": h},
@@ -105,12 +98,9 @@ def context_options(host: AppHost, world: World, username: str | None, settings:
         "timezone_id": settings.timezone,
         "reduced_motion": "reduce" if settings.reduced_motion else "no-preference",
         "color_scheme": "light",
-        "extra_http_headers": {WORLD_HEADER: world.id},
         "service_workers": "block",
         "accept_downloads": False,
     }
-    if username:
-        opts["storage_state"] = _cookie_state(host, world, username)
     if settings.block_external and blackhole is not None:
         # Only the app host bypasses the dead proxy; Playwright adds "<-loopback>" so that other
         # loopback ports are proxied (refused) too.
@@ -118,32 +108,77 @@ def context_options(host: AppHost, world: World, username: str | None, settings:
     return opts
 
 
-async def open_context(
-    browser: Browser,
-    host: AppHost,
-    world: World,
-    username: str | None,
-    settings: BrowserSettings,
-    blackhole: Blackhole | None,
-) -> tuple[BrowserContext, BlockedLog]:
-    """A new context for one episode, with the page tracker installed and the clock pinned."""
-    import asyncio
+def _utc(now: datetime) -> datetime:
+    return now.replace(tzinfo=timezone.utc) if now.tzinfo is None else now  # world clocks are naive UTC
 
-    context = await browser.new_context(**context_options(host, world, username, settings, blackhole))
+
+@dataclass
+class EpisodeContext:
+    """A fresh context with its first page, ready before the episode's world is known."""
+
+    context: BrowserContext
+    page: Any
+    watch: Any  # settle.PageWatch of the page
+    blocked: BlockedLog
+    clock: datetime | None  # the time the page clock is pinned to
+
+    async def close(self) -> None:
+        try:
+            await self.context.close()
+        except Exception:
+            pass
+
+
+async def prepare_context(
+    browser: Browser, host: AppHost, settings: BrowserSettings, blackhole: Blackhole | None, clock: datetime | None = None,
+) -> EpisodeContext:
+    """A new, never used context and page: the tracker installed, the clock pinned, nobody signed in."""
+    from apps_web.world import DEFAULT_CLOCK
+
+    from .settle import PageWatch
+
+    context = await browser.new_context(**context_options(host, settings, blackhole))
     blocked = BlockedLog(host)
     context.on("requestfailed", blocked.on_failed)
-    jobs = [context.add_init_script(TRACKER_JS)]
-    if settings.pin_clock:
-        now = world.clock.now
-        if now.tzinfo is None:  # world clocks are naive UTC
-            now = now.replace(tzinfo=timezone.utc)
-        jobs.append(context.clock.set_fixed_time(now))
+    pinned = _utc(clock or DEFAULT_CLOCK) if settings.pin_clock else None
     try:
+        jobs = [context.add_init_script(TRACKER_JS)]
+        if pinned is not None:
+            jobs.append(context.clock.set_fixed_time(pinned))
         await asyncio.gather(*jobs)
+        page = await context.new_page()
+        watch = await PageWatch.attach(page)
     except BaseException:
         await context.close()
         raise
-    return context, blocked
+    return EpisodeContext(context=context, page=page, watch=watch, blocked=blocked, clock=pinned)
 
 
-__all__ = ["Blackhole", "BlockedLog", "BrowserSettings", "context_options", "open_context"]
+async def bind_context(ec: EpisodeContext, host: AppHost, world: World, username: str | None, settings: BrowserSettings) -> None:
+    """Bind a prepared context to its episode: the world header, the persona's cookies, the world clock."""
+    jobs = [ec.context.set_extra_http_headers({WORLD_HEADER: world.id})]
+    if username:
+        jobs.append(ec.context.add_cookies(browser_cookies(host.secret, username, world.id, host.port, host.app_names)))
+    if settings.pin_clock and ec.clock != _utc(world.clock.now):
+        ec.clock = _utc(world.clock.now)
+        jobs.append(ec.context.clock.set_fixed_time(ec.clock))
+    await asyncio.gather(*jobs)
+
+
+async def open_context(
+    browser: Browser, host: AppHost, world: World, username: str | None, settings: BrowserSettings, blackhole: Blackhole | None,
+) -> EpisodeContext:
+    """A new context and page for one episode, bound to ``world`` and signed in as ``username``."""
+    ec = await prepare_context(browser, host, settings, blackhole, world.clock.now)
+    try:
+        await bind_context(ec, host, world, username, settings)
+    except BaseException:
+        await ec.close()
+        raise
+    return ec
+
+
+__all__ = [
+    "Blackhole", "BlockedLog", "BrowserSettings", "EpisodeContext", "bind_context", "context_options", "open_context",
+    "prepare_context",
+]

@@ -108,7 +108,7 @@ class AsyncSandboxEnv:
         runtime = await self._ensure_runtime(spec.app)
         if self.episode is not None:
             old, self.episode = self.episode, None
-            await old.close()
+            runtime.later(old.close())  # its context closes while the next episode opens
         self.episode, obs, info = await Episode.open(
             runtime, spec, observe=self.observe, settings=self.settings, budget=self.budget, keep_world=self.keep_worlds,
         )

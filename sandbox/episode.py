@@ -18,7 +18,7 @@ from apps_web.world import WorldDiff
 from apps_web.world import changelog as _changelog
 
 from .actions import ActionError, BaseAction, parse_action, scale_action
-from .context import BrowserSettings, open_context
+from .context import BrowserSettings
 from .execute import FINAL_ACTIONS, PASSIVE_ACTIONS, ExecResult, Executor
 from .observe import (
     Element,
@@ -150,13 +150,12 @@ class Episode:
                 await asyncio.to_thread(spec.setup, world)
             username = await asyncio.to_thread(resolve_persona, world, spec)
             t_world = time.perf_counter()
-            context, blocked = await open_context(runtime.browser, host, world, username, settings, runtime.blackhole)
+            ec = await runtime.context_for(world, username, settings)
         except BaseException:
             runtime.store.drop(world)
             raise
+        context, page, watch, blocked = ec.context, ec.page, ec.watch, ec.blocked
         try:
-            page = await context.new_page()
-            watch = await PageWatch.attach(page)
             t_context = time.perf_counter()
             episode = cls(
                 runtime=runtime, spec=spec, world=world, username=username, context=context, observe=observe,
@@ -172,10 +171,11 @@ class Episode:
                 raise ValueError(f"start_url {spec.start_url!r} of {spec.id!r} is not on the app host")
             await page.goto(start, wait_until="load", timeout=budget.navigation * 1000)
             # The start page is the first page of the tab: `back` must not reach the about:blank before it.
-            await watch.cdp.send("Page.resetNavigationHistory")
-            settled = await watch.settle(watch.mark(), budget)
+            forget = asyncio.ensure_future(watch.cdp.send("Page.resetNavigationHistory"))
+            settled, png = await watch.settle_capture(watch.mark(), budget, capture=observe.screenshot != "none", fast=observe.fast_png)
+            await forget
             t_page = time.perf_counter()
-            obs, extra = await episode._observe(settled, None)
+            obs, extra = await episode._observe(settled, None, png)
         except BaseException:
             await context.close()
             if not keep_world:
@@ -273,17 +273,21 @@ class Episode:
 
         result = ExecResult(error=error)
         settled: SettleResult | None = None
+        png: bytes | None = None
         if parsed is not None and error is None:
             mark = self.watch.mark()
             pages_before = len(self._new_pages)
             result = await self.executor.run(self.page, parsed)
             t_act = time.perf_counter()
             if parsed.action not in PASSIVE_ACTIONS:
-                settled = await self.watch.settle(mark, self.budget)
+                settled, png = await self.watch.settle_capture(
+                    mark, self.budget, capture=self.observe.screenshot != "none" or result.done, fast=self.observe.fast_png,
+                )
                 if self.watch.opened > mark.opened and len(self._new_pages) == pages_before:
                     await self._wait_new_page(pages_before)  # the page asked for a new tab: wait for it
                 if len(self._new_pages) > pages_before or self.watch.closed:
                     settled = await self._follow_pages(settled)
+                    png = None
         else:
             t_act = time.perf_counter()
         t_settle = time.perf_counter()
@@ -296,7 +300,7 @@ class Episode:
             self.truncated = True
         self.last_error = result.error
 
-        obs, extra = await self._observe(settled, result)
+        obs, extra = await self._observe(settled, result, png)
         t_obs = time.perf_counter()
 
         info: dict[str, Any] = {
@@ -351,24 +355,29 @@ class Episode:
         return settled
 
     # -- observing -----------------------------------------------------------------------------------
-    async def _observe(self, settled: SettleResult | None, result: ExecResult | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    async def _observe(
+        self, settled: SettleResult | None, result: ExecResult | None, png: bytes | None = None,
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
         opts = self.observe
         watch = self.watch
         extra: dict[str, Any] = {}
-        shot = asyncio.ensure_future(capture_png(watch.cdp, fast=opts.fast_png)) if not watch.closed else None
+        shot = None
+        if png is None and not watch.closed:
+            shot = asyncio.ensure_future(capture_png(watch.cdp, fast=opts.fast_png))
+        state = asyncio.ensure_future(watch.check()) if settled is None and not watch.closed else None
         # While Chromium renders the frame: the world's changes, and the page's url and title.
         extra["changes"] = self._changes()
         if settled is not None:
             url, title = settled.url, settled.title
         else:
-            url, title = watch.page.url, await self._title()
+            info = await state if state is not None else None
+            url, title = (info["url"], info["title"]) if info else (watch.page.url, "")
         snapshot = None
         if opts.wants_elements and not watch.closed:
             try:
                 snapshot = await aria_snapshot(watch.page)
             except Exception as exc:
                 extra["axtree_error"] = f"the accessibility tree could not be read: {exc}"
-        png = None
         if shot is not None:
             try:
                 png = await shot

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import io
 import json
@@ -81,10 +82,17 @@ class Element:
 
 
 # -- screenshots ------------------------------------------------------------------------------------
-async def capture_png(cdp: Any, *, clip: tuple[float, float, float, float] | None = None, fast: bool = True) -> bytes:
+CAPTURE_TIMEOUT_S = 5.0
+
+
+async def capture_png(
+    cdp: Any, *, clip: tuple[float, float, float, float] | None = None, fast: bool = True, timeout: float = CAPTURE_TIMEOUT_S,
+) -> bytes:
     """A PNG of the viewport (or of ``clip`` = (x, y, width, height) in CSS pixels) via CDP.
 
-    Chromium renders a new frame for the capture, so the image always shows the current DOM.
+    Chromium renders a new frame for the capture, so the image always shows the current DOM. A
+    capture asked for while the document is being replaced can wait for a frame that never comes:
+    it is bounded by ``timeout`` and asked once more.
     """
     params: dict[str, Any] = {"format": "png"}
     if fast:
@@ -92,13 +100,23 @@ async def capture_png(cdp: Any, *, clip: tuple[float, float, float, float] | Non
     if clip is not None:
         x, y, w, h = clip
         params["clip"] = {"x": x, "y": y, "width": w, "height": h, "scale": 1}
-    try:
-        result = await cdp.send("Page.captureScreenshot", params)
-    except Exception as exc:
-        if "Unable to capture screenshot" not in str(exc):
-            raise
-        result = await cdp.send("Page.captureScreenshot", params)  # the frame was being swapped: once more
-    return base64.b64decode(result["data"])
+    for attempt in range(3):
+        try:
+            result = await asyncio.wait_for(cdp.send("Page.captureScreenshot", params), timeout)
+            return base64.b64decode(result["data"])
+        except (asyncio.TimeoutError, Exception) as exc:
+            if attempt == 2 or not (isinstance(exc, asyncio.TimeoutError) or "Unable to capture screenshot" in str(exc)):
+                raise
+            # No frame to copy yet (a page that has not painted, a document being swapped): wait for
+            # the page to produce one, then ask again.
+            try:
+                await asyncio.wait_for(cdp.send("Runtime.evaluate", {"expression": _NEXT_FRAME, "awaitPromise": True}), timeout)
+            except Exception:
+                pass
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+_NEXT_FRAME = "new Promise(r => requestAnimationFrame(() => r(true)))"
 
 
 def png_to_array(png: bytes) -> np.ndarray:

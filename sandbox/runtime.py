@@ -15,10 +15,12 @@ from apps_web.registry import AppSpec
 from apps_web.world import WorldStore
 
 from .apphost import AppHost, HostMode
-from .context import Blackhole
+from .context import Blackhole, BrowserSettings, EpisodeContext, bind_context, prepare_context
 
 if TYPE_CHECKING:  # pragma: no cover
     from playwright.async_api import Browser, Playwright
+
+    from apps_web.world import World
 
 
 def default_apps(*extra: str | AppSpec) -> tuple[AppSpec, ...]:
@@ -52,8 +54,11 @@ class Runtime:
     playwright: Playwright
     browser: Browser
     blackhole: Blackhole
+    spare_contexts: int = 1
     _owns_host: bool = True
     _closed: bool = field(default=False, repr=False)
+    _spares: dict[Any, list[asyncio.Future]] = field(default_factory=dict, repr=False)
+    _background: set[asyncio.Future] = field(default_factory=set, repr=False)
 
     @classmethod
     async def start(
@@ -66,6 +71,7 @@ class Runtime:
         secret: str | None = None,
         headless: bool = True,
         browser_args: tuple[str, ...] = (),
+        spare_contexts: int = 1,
     ) -> Runtime:
         """Start Chromium and (unless ``host`` is given) the app host, concurrently."""
         from playwright.async_api import async_playwright
@@ -89,7 +95,10 @@ class Runtime:
             await pw.stop()
             raise
         assert host is not None
-        return cls(store=store, host=host, playwright=pw, browser=browser, blackhole=Blackhole(), _owns_host=owns_host)
+        return cls(
+            store=store, host=host, playwright=pw, browser=browser, blackhole=Blackhole(),
+            spare_contexts=spare_contexts, _owns_host=owns_host,
+        )
 
     @property
     def closed(self) -> bool:
@@ -124,10 +133,59 @@ class Runtime:
             out["host"] = [self.host.pid]
         return out
 
+    # -- contexts ----------------------------------------------------------------------------------------
+    async def context_for(self, world: World, username: str | None, settings: BrowserSettings) -> EpisodeContext:
+        """A never used context bound to ``world`` and ``username``: a prepared spare if one is ready.
+
+        Creating a context and its page (a renderer process) is the slowest part of a reset, so a
+        spare is prepared in the background after each one is taken.
+        """
+        ec = None
+        spares = self._spares.get(settings)
+        while spares and ec is None:
+            try:
+                ec = await spares.pop(0)
+            except Exception:
+                ec = None
+        if ec is None:
+            ec = await prepare_context(self.browser, self.host, settings, self.blackhole, world.clock.now)
+        self._refill(settings)
+        try:
+            await bind_context(ec, self.host, world, username, settings)
+        except BaseException:
+            await ec.close()
+            raise
+        return ec
+
+    def _refill(self, settings: BrowserSettings) -> None:
+        spares = self._spares.setdefault(settings, [])
+        while not self._closed and len(spares) < self.spare_contexts:
+            spares.append(asyncio.ensure_future(prepare_context(self.browser, self.host, settings, self.blackhole)))
+
+    def later(self, coro: Any) -> None:
+        """Run clean-up work (closing an episode) in the background; awaited when the runtime closes."""
+        task = asyncio.ensure_future(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def idle(self) -> None:
+        """Wait for the background clean-up started so far (closed episodes, dropped worlds)."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+
     async def close(self) -> None:
         if self._closed:
             return
         self._closed = True
+        if self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+        for spares in self._spares.values():
+            for spare in spares:
+                try:
+                    await (await spare).close()
+                except Exception:
+                    pass
+        self._spares.clear()
         try:
             await self.browser.close()
         except Exception:

@@ -17,6 +17,7 @@ Each wait is bounded (``SettleBudget``); hitting a bound is reported, never an e
 from __future__ import annotations
 
 import asyncio
+import base64
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,8 +25,11 @@ from typing import Any
 # Runs in every document of an episode before the page's own scripts. It only observes: counts the
 # page's fetch/XHR requests (and the body reads that follow a fetch) and remembers cross-document
 # navigations the page starts. ``window.__sbx`` is non-enumerable so page code does not trip on it.
+SHORT_TIMER_MS = 10
+
 TRACKER_JS = r"""
 (() => {
+  const SHORT_TIMER_MS = __SHORT__;
   if (window.__sbx) return;
   const s = { pending: 0, nav: null, waiters: [] };
   Object.defineProperty(window, '__sbx', { value: s, enumerable: false });
@@ -65,6 +69,24 @@ TRACKER_JS = r"""
       };
     }
   }
+  // Work deferred with a short timer (the setTimeout(0) idiom) is pending like a request.
+  const timers = new Set();
+  window.setTimeout = function setTimeout(fn, ms, ...args) {
+    const delay = ms === undefined ? 0 : Number(ms);
+    if (typeof fn !== 'function' || !(delay <= SHORT_TIMER_MS)) return setTimeout0(fn, ms, ...args);
+    s.pending++;
+    const id = setTimeout0(() => {
+      timers.delete(id);
+      try { fn.apply(this, args); } finally { later(); }
+    }, ms);
+    timers.add(id);
+    return id;
+  };
+  const clearTimeout0 = window.clearTimeout.bind(window);
+  window.clearTimeout = function clearTimeout(id) {
+    if (timers.delete(id)) release();
+    return clearTimeout0(id);
+  };
   const send = XMLHttpRequest.prototype.send;
   XMLHttpRequest.prototype.send = function (...args) {
     s.pending++;
@@ -77,6 +99,20 @@ TRACKER_JS = r"""
     });
   }
 })();
+""".replace("__SHORT__", str(SHORT_TIMER_MS))
+
+# Read without waiting, right after an action, in parallel with the screenshot: if nothing is in
+# flight, that screenshot is the observation (the common case costs one round trip, not two).
+CHECK_JS = r"""
+((consume) => {
+  const s = window.__sbx;
+  const out = { url: location.href, title: document.title, ready: document.readyState,
+                fonts: !document.fonts || document.fonts.status === 'loaded' };
+  if (!s) return { ...out, nav: false, pending: 0, tracked: false };
+  const nav = !!(s.nav && !s.nav.defaultPrevented);
+  if (consume) s.nav = null;  // reported to the settling that follows an action, once
+  return { ...out, nav, pending: s.pending, tracked: true };
+})
 """
 
 # Evaluated after an action: let queued tasks run, wait (bounded) for the page's requests, report.
@@ -99,6 +135,18 @@ SETTLE_JS = r"""
   return report({ nav, pending: s.pending, timedOut, tracked: true });
 })
 """
+
+
+QUICK_CAPTURE_TIMEOUT_S = 2.0
+
+
+def _shot_params(fast: bool) -> dict[str, Any]:
+    return {"format": "png", "optimizeForSpeed": True} if fast else {"format": "png"}
+
+
+def _quiet(future: asyncio.Future) -> None:
+    if not future.cancelled():
+        future.exception()  # retrieved: a dropped capture must not log "exception never retrieved"
 
 
 @dataclass(frozen=True)
@@ -227,19 +275,26 @@ class PageWatch:
             raise RuntimeError(f"in-page script failed: {text}")
         return result.get("result", {}).get("value")
 
-    async def settle(self, mark: Mark, budget: SettleBudget = SettleBudget()) -> SettleResult:
-        """Wait until what the action started is finished (see the module docstring)."""
+    async def settle(self, mark: Mark, budget: SettleBudget = SettleBudget(), *, first: dict | None = None) -> SettleResult:
+        """Wait until what the action started is finished (see the module docstring).
+
+        ``first`` is a :meth:`check` already made after the action (its navigation flag is consumed
+        by reading it, so it must be passed on).
+        """
         t0 = time.perf_counter()
         out = SettleResult()
-        first = mark
+        start = mark
         deadline = time.monotonic() + budget.navigation
         requests_ms = int(budget.requests * 1000)
         info: dict | None = None
-        for _ in range(8):  # a navigation, then at most a few more that its pages start by themselves
-            try:
-                info = await self.evaluate(f"({SETTLE_JS})({requests_ms})", await_promise=True)
-            except PageGone:
-                info = None
+        for attempt in range(8):  # a navigation, then at most a few more that its pages start by themselves
+            if attempt == 0 and first is not None and first["nav"]:
+                info = first
+            else:
+                try:
+                    info = await self.evaluate(f"({SETTLE_JS})({requests_ms})", await_promise=True)
+                except PageGone:
+                    info = None
             if self.closed:
                 out.detail.append("the page closed")
                 break
@@ -266,7 +321,7 @@ class PageWatch:
                 mark = self.mark()
                 continue
             mark = self.mark()  # the new document is loaded: settle it in turn
-        out.navigated = self.commits > first.commits
+        out.navigated = self.commits > start.commits
         if info is None or self.commits != mark.commits or info.get("nav"):
             try:
                 info = await self.evaluate(f"({SETTLE_JS})(0)", await_promise=True)
@@ -278,6 +333,69 @@ class PageWatch:
             out.url = self.page.url
         out.ms = (time.perf_counter() - t0) * 1000
         return out
+
+    # -- settle, then capture: one round trip when nothing is in flight ---------------------------------
+    async def check(self, *, consume: bool = False) -> dict | None:
+        """The page's state right now (no waiting); None if the document is going away.
+
+        ``consume`` marks a navigation request as seen (only the settling after an action does that).
+        """
+        try:
+            return await self.evaluate(f"({CHECK_JS})({'true' if consume else 'false'})")
+        except PageGone:
+            return None
+
+    def _clean(self, info: dict | None, mark: Mark) -> bool:
+        return (
+            info is not None and not info["nav"] and info["pending"] == 0 and info["ready"] == "complete"
+            and info["fonts"] and self.commits == mark.commits and self.opened == mark.opened and not self.closed
+        )
+
+    async def settle_capture(
+        self, mark: Mark, budget: SettleBudget = SettleBudget(), *, capture: bool = True, fast: bool = True,
+    ) -> tuple[SettleResult, bytes | None]:
+        """Settle after an action and take the screenshot that shows its effect.
+
+        The state check and the screenshot are sent together: when the check finds nothing in flight
+        (no navigation, request, short timer, font or new tab), the screenshot, whose frame Chromium
+        renders after the check was answered, is the observation. Otherwise the screenshot is dropped,
+        the page is settled (:meth:`settle`) and captured again.
+        """
+        from .observe import capture_png
+
+        t0 = time.perf_counter()
+        checking = asyncio.ensure_future(self.check(consume=True))
+        shooting = None
+        if capture and not self.closed:
+            shooting = asyncio.ensure_future(self.cdp.send("Page.captureScreenshot", _shot_params(fast)))
+            shooting.add_done_callback(_quiet)
+        info = await checking
+        if self._clean(info, mark):
+            png = None
+            if shooting is not None:
+                # Normally a frame or two. A commit racing the capture leaves it waiting for a frame of
+                # the replaced document that never comes: then settle and capture again.
+                done, _ = await asyncio.wait({shooting}, timeout=QUICK_CAPTURE_TIMEOUT_S)
+                if done and shooting.exception() is None:
+                    png = base64.b64decode(shooting.result()["data"])
+                elif self.commits == mark.commits and not self.closed:
+                    png = await capture_png(self.cdp, fast=fast)
+                else:
+                    info = None
+            if info is not None:
+                result = SettleResult(url=info["url"], title=info["title"], pending=0)
+                result.ms = (time.perf_counter() - t0) * 1000
+                return result, png
+        # Not settled: the early capture is dropped without waiting (if the document is being replaced
+        # it would wait forever for a frame of the old one).
+        if self.opened > mark.opened and info is not None and not info["nav"] and info["pending"] == 0:
+            result = SettleResult(url=info["url"], title=info["title"])  # a new tab: the episode follows it
+            result.ms = (time.perf_counter() - t0) * 1000
+            return result, None
+        result = await self.settle(mark, budget, first=info)
+        png = await capture_png(self.cdp, fast=fast) if capture and not self.closed else None
+        result.ms = (time.perf_counter() - t0) * 1000
+        return result, png
 
     async def detach(self) -> None:
         try:

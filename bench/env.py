@@ -1,0 +1,277 @@
+"""Environment runtime: reset, in-page and navigating steps against raw-Playwright floors, and scaling.
+
+Everything is measured in one run on one Chromium and one app host (child process). Floors are raw
+Playwright loops on the same pages, in a plain context, interleaved with the env's own measurements
+so that machine load affects both alike:
+
+- in-page step: env ``step(left_click)`` (settle + CDP screenshot + world changes) vs
+  ``page.mouse.click`` + ``Page.captureScreenshot``;
+- navigating step: env ``step`` on a link (new page) or a form (POST + 303 + GET) vs
+  ``page.goto(next page)`` + ``Page.captureScreenshot``;
+- reset: new world + context + start page + first observation;
+- concurrency: total in-page steps/s with 1, 2, 4 and 8 episodes in one pool, and the memory (PSS of
+  the browser and host processes) each extra episode adds.
+
+``python -m bench env`` (``SANDBOX_BENCH_QUICK=1`` for a shorter run).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from rich.console import Console
+from rich.table import Table
+
+from apps_web.world import WorldStore, default_home
+
+from .stats import summarize
+
+QUICK = bool(os.environ.get("SANDBOX_BENCH_QUICK"))
+ROUNDS = 4 if QUICK else 8  # interleaved blocks of floor / env samples
+PER_ROUND = 8 if QUICK else 15
+RESETS = 12 if QUICK else 30
+SCALE_STEPS = 15 if QUICK else 40  # in-page steps per episode in the concurrency runs
+COUNTS = (1, 2, 4, 8)
+
+INC = (520, 30)  # "Increment" on /counter: a synchronous DOM change
+INC_NAV = (480, 130)  # "Increment (new page)": a link
+INC_POST = (520, 180)  # "Increment (form)": POST, 303, GET
+SHOT = {"format": "png", "optimizeForSpeed": True}
+
+
+async def _timed(fn: Callable[[], Awaitable[Any]]) -> float:
+    t = time.perf_counter()
+    await fn()
+    return (time.perf_counter() - t) * 1000
+
+
+async def interleave(floor: Callable[[], Awaitable[Any]], subject: Callable[[], Awaitable[Any]]) -> tuple[list[float], list[float]]:
+    f: list[float] = []
+    s: list[float] = []
+    for fn in (floor, subject):  # warm-up
+        for _ in range(3):
+            await fn()
+    for _ in range(ROUNDS):
+        f += [await _timed(floor) for _ in range(PER_ROUND)]
+        s += [await _timed(subject) for _ in range(PER_ROUND)]
+    return f, s
+
+
+def pss_mb(pids: list[int]) -> float:
+    import psutil
+
+    total = 0
+    for pid in pids:
+        try:
+            total += psutil.Process(pid).memory_full_info().pss
+        except psutil.Error:
+            continue
+    return total / 1e6
+
+
+async def run(console: Console) -> None:
+    from sandbox.env import make_async_env
+    from sandbox.observe import ObserveOptions
+    from sandbox.pool import EpisodePool
+    from sandbox.runtime import Runtime, default_apps
+    from sandbox.spec import free_spec
+
+    root = Path(tempfile.mkdtemp(prefix="bench-env-"))
+    store = WorldStore(root, templates_dir=default_home() / "templates")
+    store.template(0)  # build outside the measurements if needed
+    runtime = await Runtime.start(store=store, apps=default_apps("playground"))
+    rows: list[tuple] = []
+    try:
+        host = runtime.host
+        counter = host.url("playground", "/counter?n=0&delay=0")
+
+        # -- raw floor page: a plain context, no tracker, no proxy, no clock ---------------------------
+        plain = await runtime.browser.new_context(viewport={"width": 1280, "height": 800})
+        raw = await plain.new_page()
+        await raw.goto(counter)
+        raw_cdp = await plain.new_cdp_session(raw)
+
+        async def floor_click() -> None:
+            await raw.mouse.click(*INC)
+            await raw_cdp.send("Page.captureScreenshot", SHOT)
+
+        nav_n = [0]
+
+        async def floor_goto() -> None:
+            nav_n[0] += 1
+            await raw.goto(host.url("playground", f"/counter?n={nav_n[0]}&delay=0"))
+            await raw_cdp.send("Page.captureScreenshot", SHOT)
+
+        # -- env steps ---------------------------------------------------------------------------------
+        results: dict[str, Any] = {}
+        for mode in ("png", "array"):
+            env = make_async_env("playground", "/counter?n=0&delay=0", "bench", runtime=runtime,
+                                 observe=ObserveOptions(screenshot=mode), max_steps=100_000)
+            await env.reset(seed=0)
+
+            async def click(env: Any = env) -> None:
+                await env.step({"action": "left_click", "x": INC[0], "y": INC[1]})
+
+            results[f"inpage_{mode}"] = await interleave(floor_click, click)
+            await env.close()
+
+        env = make_async_env("playground", "/counter?n=0&delay=0", "bench", runtime=runtime,
+                             observe=ObserveOptions(screenshot="png"), max_steps=100_000)
+        await env.reset(seed=0)
+
+        async def link() -> None:
+            await env.step({"action": "left_click", "x": INC_NAV[0], "y": INC_NAV[1]})
+
+        async def form() -> None:
+            await env.step({"action": "left_click", "x": INC_POST[0], "y": INC_POST[1]})
+
+        goto_n = [0]
+
+        async def goto() -> None:
+            goto_n[0] += 1
+            await env.step({"action": "goto", "url": f"/counter?n={goto_n[0]}&delay=0"})
+
+        results["nav_link"] = await interleave(floor_goto, link)
+        results["nav_form"] = await interleave(floor_goto, form)
+        results["nav_goto"] = await interleave(floor_goto, goto)
+        await env.close()
+
+        # CRM pages: heavier server rendering, same comparison
+        crm = make_async_env("crm", "/", "bench", runtime=runtime, observe=ObserveOptions(screenshot="png"), max_steps=100_000)
+        await crm.reset(seed=0)
+        raw_crm_ctx = await runtime.browser.new_context(viewport={"width": 1280, "height": 800},
+                                                        extra_http_headers={"X-Sandbox-World": crm.episode.world.id})
+        from apps_web.identity import browser_cookies
+
+        await raw_crm_ctx.add_cookies(browser_cookies(host.secret, crm.episode.username, crm.episode.world.id, host.port, host.app_names))
+        raw_crm = await raw_crm_ctx.new_page()
+        raw_crm_cdp = await raw_crm_ctx.new_cdp_session(raw_crm)
+        crm_pages = ["/accounts", "/opportunities", "/contacts", "/"]
+        i = [0, 0]
+
+        async def floor_crm() -> None:
+            i[0] += 1
+            await raw_crm.goto(host.url("crm", crm_pages[i[0] % len(crm_pages)]))
+            await raw_crm_cdp.send("Page.captureScreenshot", SHOT)
+
+        async def env_crm() -> None:
+            i[1] += 1
+            await crm.step({"action": "goto", "url": crm_pages[i[1] % len(crm_pages)]})
+
+        results["nav_crm"] = await interleave(floor_crm, env_crm)
+        await crm.close()
+        await raw_crm_ctx.close()
+
+        # -- resets ---------------------------------------------------------------------------------------
+        for label, app, path in (("reset (playground /counter)", "playground", "/counter"), ("reset (CRM home)", "crm", "/")):
+            env = make_async_env(app, path, "bench", runtime=runtime, observe=ObserveOptions(screenshot="png"))
+            samples = []
+            parts: dict[str, list[float]] = {}
+            for k in range(RESETS + 2):
+                t = time.perf_counter()
+                _, info = await env.reset(seed=0)
+                if k >= 2:
+                    samples.append((time.perf_counter() - t) * 1000)
+                    for name, ms in info["timing"].items():
+                        parts.setdefault(name, []).append(ms)
+            await env.close()
+            results[label] = (samples, {k: statistics.median(v) for k, v in parts.items()})
+
+        # raw floor of a reset: context + page + goto + screenshot, nothing else
+        async def raw_reset() -> None:
+            ctx = await runtime.browser.new_context(viewport={"width": 1280, "height": 800})
+            page = await ctx.new_page()
+            await page.goto(counter)
+            cdp = await ctx.new_cdp_session(page)
+            await cdp.send("Page.captureScreenshot", SHOT)
+            await ctx.close()
+
+        results["reset_floor"] = [await _timed(raw_reset) for _ in range(RESETS)]
+        await plain.close()
+
+        # -- concurrency and memory --------------------------------------------------------------------------
+        scale_rows = []
+        base_pss = None
+        for n in COUNTS:
+            pool = EpisodePool(runtime=runtime, max_concurrency=n, observe=ObserveOptions(screenshot="png"))
+            await pool.start()
+            await pool.reset([free_spec("playground", "/counter?n=0&delay=0", max_steps=100_000)] * n)
+            for _ in range(3):
+                await pool.step([{"action": "left_click", "x": INC[0], "y": INC[1]}] * n)
+            pids = runtime.process_ids()
+            pss = pss_mb(pids["browser"] + pids["host"])
+
+            async def loop(env: Any) -> None:
+                for _ in range(SCALE_STEPS):
+                    await env.step({"action": "left_click", "x": INC[0], "y": INC[1]})
+
+            t = time.perf_counter()
+            await asyncio.gather(*(loop(e) for e in pool.envs))
+            wall = time.perf_counter() - t
+            await pool.close()
+            if base_pss is None:
+                base_pss = pss
+            per_extra = (pss - base_pss) / (n - 1) if n > 1 else float("nan")
+            scale_rows.append((n, n * SCALE_STEPS / wall, pss, per_extra))
+    finally:
+        await runtime.close()
+        shutil.rmtree(root, ignore_errors=True)
+
+    # -- report -------------------------------------------------------------------------------------------------
+    table = Table(title="Environment runtime (ms; floors are raw Playwright on the same pages, same run)")
+    for col in ("measure", "median", "p95", "floor median", "floor p95", "ratio", "target"):
+        table.add_column(col, justify="left" if col in ("measure", "target") else "right")
+
+    def add(name: str, floor: list[float] | None, subject: list[float], target: str, limit: float | None) -> None:
+        s = summarize(subject)
+        if floor:
+            f = summarize(floor)
+            ratio = s["median"] / f["median"]
+            ok = limit is None or ratio <= limit
+            table.add_row(name, f"{s['median']:.1f}", f"{s['p95']:.1f}", f"{f['median']:.1f}", f"{f['p95']:.1f}",
+                          f"[{'green' if ok else 'red'}]{ratio:.2f}x[/]", target)
+        else:
+            ok = limit is None or s["median"] <= limit
+            table.add_row(name, f"[{'green' if ok else 'red'}]{s['median']:.1f}[/]", f"{s['p95']:.1f}", "", "", "", target)
+
+    add("in-page step, PNG obs (click + screenshot)", *results["inpage_png"], "<= 1.25x", 1.25)
+    add("in-page step, array obs", *results["inpage_array"], "(decode in a thread)", None)
+    add("navigating step: link to a new page", *results["nav_link"], "<= 1.2x", 1.2)
+    add("navigating step: form POST + 303 + GET", *results["nav_form"], "<= 1.2x (2 requests vs 1)", 1.2)
+    add("navigating step: goto action", *results["nav_goto"], "<= 1.2x", 1.2)
+    add("navigating step: CRM pages (goto)", *results["nav_crm"], "<= 1.2x", 1.2)
+    for label in ("reset (playground /counter)", "reset (CRM home)"):
+        samples, parts = results[label]
+        add(label, results["reset_floor"] if "playground" in label else None, samples, "<= 150 ms median", None if "playground" in label else 150)
+        console.print(f"  {label}: " + ", ".join(f"{k} {v:.1f}" for k, v in parts.items()))
+    console.print(table)
+
+    scale = Table(title=f"Concurrent episodes (in-page steps, {SCALE_STEPS} per episode, PNG observations)")
+    for col in ("episodes", "steps/s total", "PSS browser+host MB", "MB per extra episode"):
+        scale.add_column(col, justify="right")
+    for n, rate, pss, per in scale_rows:
+        rate_txt = f"[{'green' if n != 8 or rate >= 45 else 'red'}]{rate:.1f}[/]"
+        per_txt = "" if n == 1 else f"[{'green' if per <= 70 else 'red'}]{per:.1f}[/]"
+        scale.add_row(str(n), rate_txt, f"{pss:.0f}", per_txt)
+    console.print(scale)
+    console.print("targets: >= 45 steps/s at 8 episodes; <= 70 MB per extra episode")
+    try:
+        load = os.getloadavg()
+        console.print(f"load average during the run: {load[0]:.1f} (this machine has {os.cpu_count()} cores)")
+    except OSError:
+        pass
+
+
+def main() -> None:
+    asyncio.run(run(Console()))
+
+
+if __name__ == "__main__":
+    main()
