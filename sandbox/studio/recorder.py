@@ -231,8 +231,10 @@ class Recorder:
         if self._press is not None:
             return []  # resting mid-drag is part of the drag
         p = self.pending
-        if p is not None and p["action"] == "mouse_move" and _dist(p["x"], p["y"], ev.x, ev.y) <= SAME_POINT:
-            return []
+        if p is not None:
+            x, y = p.get("x", p.get("end_x")), p.get("y", p.get("end_y"))
+            if x is not None and _dist(x, y, ev.x, ev.y) <= SAME_POINT:
+                return []  # resting where the last action happened: nothing new (its effects are its own)
         return self._commit({"action": "mouse_move", "x": ev.x, "y": ev.y})
 
 

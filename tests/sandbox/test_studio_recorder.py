@@ -137,3 +137,13 @@ def test_typing_is_committed_before_the_next_click_not_after():
     assert typed.to_dict() == {"action": "type", "text": "ab"}
     assert rec.feed(parse_input(click(5, 5)[1])) == []
     assert rec.describe_pending() == {"action": "left_click", "x": 5, "y": 5}
+
+
+def test_a_rest_where_the_last_action_happened_splits_nothing():
+    w = {"type": "wheel", "x": 170, "y": 275, "direction": "down", "clicks": 1}
+    events = [w, {"type": "rest", "x": 171, "y": 275}, {**w, "clicks": 2}] + click(9, 9) + [{"type": "rest", "x": 10, "y": 9}]
+    events += click(9, 9, count=2)
+    assert play(events) == [
+        {"action": "scroll", "x": 170, "y": 275, "direction": "down", "amount": 3},
+        {"action": "double_click", "x": 9, "y": 9},
+    ]

@@ -52,6 +52,7 @@
   let acc = { x: 0, y: 0 };
   window.addEventListener('wheel', (e) => {
     if (!e.isTrusted) return;
+    restedAt = pt(e);
     const unit = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? window.innerHeight : 1;
     acc.x += e.deltaX * unit; acc.y += e.deltaY * unit;
     for (const [axis, pos, neg] of [['y', 'down', 'up'], ['x', 'right', 'left']]) {

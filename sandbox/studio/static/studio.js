@@ -97,6 +97,7 @@
   const acc = { x: 0, y: 0 };
   canvas.addEventListener('wheel', (e) => {
     e.preventDefault();
+    restedAt = point(e);
     const unit = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? canvas.height : 1;
     acc.x += e.deltaX * unit; acc.y += e.deltaY * unit;
     for (const [axis, pos, neg] of [['y', 'down', 'up'], ['x', 'right', 'left']]) {
