@@ -1,4 +1,5 @@
-"""The live view: the sandboxed page's screen as a stream of JPEG frames (CDP ``Page.startScreencast``).
+"""The live view: the sandboxed page's screen as a stream of frames (CDP ``Page.startScreencast``;
+JPEG by default, PNG when exact pixels matter, e.g. for the latency benchmark).
 
 Chromium sends a frame whenever the page repaints, so hovers, loading and typing show as they
 happen, with no polling. Each frame is acknowledged at once (Chromium sends the next only after an
@@ -49,7 +50,10 @@ class Subscriber:
 class LiveView:
     """Screencast of one page at a time; ``attach`` again when the episode's page changes."""
 
-    def __init__(self) -> None:
+    def __init__(self, frame_format: str = "jpeg") -> None:
+        if frame_format not in ("jpeg", "png"):
+            raise ValueError(f"frame_format must be 'jpeg' or 'png', not {frame_format!r}")
+        self.format = frame_format
         self.page: Any = None
         self.cdp: Any = None
         self.latest: bytes | None = None
@@ -65,7 +69,7 @@ class LiveView:
         self.page = page
         self.cdp = await page.context.new_cdp_session(page)
         self.cdp.on("Page.screencastFrame", self._on_frame)
-        await self.cdp.send("Page.startScreencast", {"format": "jpeg", "quality": JPEG_QUALITY, "everyNthFrame": 1})
+        await self.cdp.send("Page.startScreencast", {**self._format(), "everyNthFrame": 1})
         await self.snapshot()  # a page at rest sends no frame: show it now
 
     async def snapshot(self) -> bytes | None:
@@ -73,11 +77,14 @@ class LiveView:
         if self.cdp is None:
             return None
         try:
-            result = await self.cdp.send("Page.captureScreenshot", {"format": "jpeg", "quality": JPEG_QUALITY, "optimizeForSpeed": True})
+            result = await self.cdp.send("Page.captureScreenshot", {**self._format(), "optimizeForSpeed": True})
         except Exception:  # the page is closing or navigating: the screencast will send a frame
             return self.latest
         self._publish(base64.b64decode(result["data"]))
         return self.latest
+
+    def _format(self) -> dict[str, Any]:
+        return {"format": "jpeg", "quality": JPEG_QUALITY} if self.format == "jpeg" else {"format": "png"}
 
     def _on_frame(self, event: dict) -> None:
         cdp = self.cdp

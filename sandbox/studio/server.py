@@ -1,7 +1,7 @@
 """The studio's web app: choose a task or a world, record in the live view, finish, draft tasks.
 
 Transport: the live view is one streaming HTTP response per viewer (``/api/sessions/<id>/stream``)
-carrying length-prefixed messages (JPEG frames and JSON events); input events and commands are
+carrying length-prefixed messages (JPEG or PNG frames and JSON events); input events and commands are
 POSTs. That is as fast as a WebSocket on localhost and needs no WebSocket library in the server.
 
 Message framing on the stream: 1 byte kind (``F`` = frame, ``J`` = JSON), 4 bytes big-endian
@@ -47,6 +47,7 @@ class StudioOptions:
     host_mode: str = "process"
     headed: bool = False  # offer headed recording (needs a display)
     runtime: Any = None  # a started Runtime to use (tests); the app then does not close it
+    frame_format: str = "jpeg"  # of the live view; "png" gives exact pixels (benchmarks) for more bytes
 
     def __post_init__(self) -> None:
         self.out_dir = Path(self.out_dir)
@@ -131,7 +132,12 @@ class Studio:
             raise SessionError("headed recording is off: start the studio with --headed on a machine with a desktop")
         spec = self.spec_for(form)
         runtime = await self.runtime_for(mode)
-        session = StudioSession(runtime=runtime, spec=spec, run=self.run, mode=mode, demonstrator=form.get("demonstrator") or "human")
+        from .live import LiveView
+
+        session = StudioSession(
+            runtime=runtime, spec=spec, run=self.run, mode=mode, demonstrator=form.get("demonstrator") or "human",
+            live=LiveView(self.options.frame_format),
+        )  # fmt: skip
         await session.start()
         self.sessions[session.id] = session
         return session
@@ -220,7 +226,8 @@ def create_app(options: StudioOptions | None = None) -> FastAPI:
         data = await studio.session(sid).live.snapshot()
         if data is None:
             raise HTTPException(404, "no frame yet")
-        return Response(data, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+        media = "image/png" if data[:4] == b"\x89PNG" else "image/jpeg"
+        return Response(data, media_type=media, headers={"Cache-Control": "no-store"})
 
     @app.post("/api/sessions/{sid}/input")
     async def inputs(sid: str, request: Request) -> JSONResponse:

@@ -52,6 +52,7 @@ PROBE_JS = (SCRIPTS / "probe.js").read_text()
 CAPTURE_JS = (SCRIPTS / "capture.js").read_text()
 BINDING = "__sbxStudioEmit"
 _PX = 100  # one wheel click (sandbox.actions.SCROLL_PIXELS_PER_CLICK)
+SHOT_WAIT_S = 0.3  # bound on waiting for the live frame of a step before screenshotting it
 
 
 class SessionError(RuntimeError):
@@ -87,6 +88,7 @@ class StudioSession:
     _pending_png: bytes | None = None
     _shot: asyncio.Task | None = None  # live mode: the pending step's screenshot, taken while the person pauses
     _count: int = 1
+    _frames_at_input: int = 0
     _db: Any = None  # a connection to the episode's world, for its change log
     _final_url: str | None = None
     _headed_mark: Any = None
@@ -239,11 +241,11 @@ class StudioSession:
         pages = len(episode._new_pages)
         if self.mode == "live":
             self._drop_shot()
+            self._frames_at_input = self.live.frames
             await self._forward(ev)
-        if isinstance(ev, MouseRest):
-            await self._after_input(mark, pages, settle=False)
-            return
-        await self._after_input(mark, pages)
+        # A press starts nothing to wait for that its release does not (the release settles both); a
+        # rest only moves the pointer.
+        await self._after_input(mark, pages, settle=not isinstance(ev, MouseRest | MouseDown))
 
     async def _after_input(self, mark: Any, pages: int, *, settle: bool = True) -> None:
         episode = self.episode
@@ -271,7 +273,7 @@ class StudioSession:
         elif self.recorder.pending is not None and self.recorder.pending["action"] != "type":
             # Screenshot the pending step now, while the person looks at the result: the input that
             # commits the step then goes to the page at once. (Typing is captured when it ends.)
-            self._shot = asyncio.ensure_future(capture_png(episode.watch.cdp))
+            self._start_shot()
         self._broadcast({"type": "pending", "pending": self.recorder.describe_pending(), "url": episode.page.url})
 
     async def _note_target(self, x: int, y: int) -> None:
@@ -285,10 +287,32 @@ class StudioSession:
                 self._targets.clear()
             self._targets[(x, y)] = hint
 
+    def _start_shot(self) -> None:
+        """Screenshot the pending step once the live view has shown its effect (capturing sooner would
+        make the person's frame wait behind the capture), while the person looks at the result."""
+        shown = self.live.frames > self._frames_at_input  # a frame came after the input already
+        frame = None if shown else self.live.next_frame()
+        cdp = self.episode.watch.cdp
+
+        async def shoot() -> bytes:
+            if frame is not None:
+                try:
+                    await asyncio.wait_for(asyncio.shield(frame), SHOT_WAIT_S)
+                except asyncio.TimeoutError:  # nothing visible changed: no frame comes
+                    pass
+            task.capturing = True
+            return await capture_png(cdp)
+
+        task = asyncio.ensure_future(shoot())
+        task.capturing = False
+        self._shot = task
+
     def _drop_shot(self) -> None:
         """The page is about to change: a screenshot taken for the pending step no longer applies."""
         shot, self._shot = self._shot, None
         if shot is not None and not shot.done():
+            if not shot.capturing:
+                shot.cancel()
             shot.add_done_callback(lambda t: t.cancelled() or t.exception())  # finish quietly
 
     async def _hover_matters(self) -> bool:
@@ -354,6 +378,9 @@ class StudioSession:
         if self.mode == "live":
             shot, self._shot = self._shot, None
             png = None
+            if shot is not None and not shot.capturing:  # the next input came first: capture now
+                shot.cancel()
+                shot = None
             if shot is not None:
                 try:
                     png = await shot

@@ -126,7 +126,8 @@
   let drawn = 0, decoding = 0;
   async function drawFrame(bytes) {
     const ticket = ++decoding;
-    const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/jpeg' }));
+    const type = bytes[0] === 0x89 ? 'image/png' : 'image/jpeg';
+    const bitmap = await createImageBitmap(new Blob([bytes], { type }));
     if (ticket < drawn) { bitmap.close(); return; }  // a newer frame was drawn meanwhile
     drawn = ticket;
     if (canvas.width !== bitmap.width || canvas.height !== bitmap.height) { canvas.width = bitmap.width; canvas.height = bitmap.height; }
