@@ -222,8 +222,6 @@ class StudioSession:
         if isinstance(ev, MouseRest) and self.mode == "live":
             if not await self._hover_matters():
                 return
-        if isinstance(ev, MouseDown):
-            await self._note_target(ev.x, ev.y)
         for action in self.recorder.feed(ev):
             await self._commit(action)
         if self.finished:  # that step reached the task's step limit
@@ -245,9 +243,10 @@ class StudioSession:
             await self._forward(ev)
         # A press starts nothing to wait for that its release does not (the release settles both); a
         # rest only moves the pointer.
-        await self._after_input(mark, pages, settle=not isinstance(ev, MouseRest | MouseDown))
+        press = (ev.x, ev.y) if isinstance(ev, MouseDown) else None
+        await self._after_input(mark, pages, settle=not isinstance(ev, MouseRest | MouseDown), press=press)
 
-    async def _after_input(self, mark: Any, pages: int, *, settle: bool = True) -> None:
+    async def _after_input(self, mark: Any, pages: int, *, settle: bool = True, press: tuple[int, int] | None = None) -> None:
         episode = self.episode
         if settle:
             settled = await episode.watch.settle(mark, episode.budget)
@@ -257,12 +256,21 @@ class StudioSession:
                 self._where = (settled.url or episode.page.url, settled.title)
                 await self.live.attach(episode.page)
                 await episode.page.evaluate(PROBE_JS)
+        # One round trip: reset the hover probe's mark, see whether a <select> has focus, and for a
+        # press, what it was on (the press rarely changes the element under the pointer).
+        target = f"s.target({press[0]}, {press[1]})" if press else "null"
         try:
-            in_select = await episode.watch.evaluate(
-                "(window.__sbxStudio && window.__sbxStudio.mark(), document.activeElement?.tagName === 'SELECT')"
+            probe = await episode.watch.evaluate(
+                f"(() => {{ const s = window.__sbxStudio; if (!s) return [false, null]; s.mark(); "
+                f"return [document.activeElement?.tagName === 'SELECT', {target}]; }})()"
             )
         except Exception:
-            in_select = False
+            probe = None
+        in_select, hint = probe if isinstance(probe, list) and len(probe) == 2 else (False, None)
+        if press and hint:
+            if len(self._targets) > 8:  # presses that became no step
+                self._targets.clear()
+            self._targets[press] = hint
         if in_select:
             # A native <select>'s list is a popup the screencast does not paint (screenshots do): show
             # the person a captured frame while the list may be open.
@@ -275,17 +283,6 @@ class StudioSession:
             # commits the step then goes to the page at once. (Typing is captured when it ends.)
             self._start_shot()
         self._broadcast({"type": "pending", "pending": self.recorder.describe_pending(), "url": episode.page.url})
-
-    async def _note_target(self, x: int, y: int) -> None:
-        """Remember what the press at (x, y) is on (role and name), for the step it becomes."""
-        try:
-            hint = await self.episode.watch.evaluate(f"window.__sbxStudio ? window.__sbxStudio.target({x}, {y}) : null")
-        except Exception:
-            hint = None
-        if hint:
-            if len(self._targets) > 8:  # presses that became no step (a drag's start is kept by its point)
-                self._targets.clear()
-            self._targets[(x, y)] = hint
 
     def _start_shot(self) -> None:
         """Screenshot the pending step once the live view has shown its effect (capturing sooner would
