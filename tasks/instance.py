@@ -39,7 +39,10 @@ class Solution:
 
     @property
     def via(self) -> str:
-        return "direct" if self.mutate is not None else "gui"
+        """gui (steps in the browser), direct (world changes) or answer (only a final answer)."""
+        if self.mutate is not None:
+            return "direct"
+        return "gui" if any(not isinstance(s, TERMINAL_STEPS) for s in self.steps) else "answer"
 
 
 @dataclass

@@ -418,7 +418,10 @@ class NearMiss(Strict):
 
     @property
     def via(self) -> str:
-        return "gui" if self.steps is not None else "direct"
+        """gui (steps in the browser), direct (world changes) or answer (only a final answer)."""
+        if self.mutate is not None:
+            return "direct"
+        return "gui" if self.steps else "answer"
 
 
 class Tags(Strict):

@@ -14,7 +14,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from .instance import Solution, TaskInstance
+from .instance import DEFAULT_FINAL_ANSWER, Solution, TaskInstance
+from .model import TERMINAL_STEPS, AnswerStep
 from .player import OracleError, Player
 from .registry import TaskRegistry, episode_spec
 
@@ -145,13 +146,14 @@ def _failed_checks(verdict: Any) -> list[str]:
 JOB_TIMEOUT_S = 180.0  # one episode; a stuck one becomes an error instead of stalling the run
 
 
-async def run_job(pool: Any, registry: TaskRegistry, job: Job, *, timeout_s: float = 10.0, job_timeout_s: float = JOB_TIMEOUT_S) -> Outcome:
+async def run_job(pool: Any, registry: TaskRegistry, job: Job, *, timeout_s: float = 10.0, job_timeout_s: float = JOB_TIMEOUT_S,
+                  quick: bool = False) -> Outcome:
     """One episode on the pool: play the job's solution, return the verifier's verdict on it."""
     t0 = time.perf_counter()
     out = Outcome(job.task, job.seed, job.solution, job.kind, job.via, job.should_pass, round=job.round)
     where: dict[str, Any] = {}
     try:
-        await asyncio.wait_for(_play_job(pool, registry, job, out, timeout_s, where), job_timeout_s)
+        await asyncio.wait_for(_play_job(pool, registry, job, out, timeout_s, where, quick), job_timeout_s)
     except asyncio.TimeoutError:
         player = where.get("player")
         doing = f" (stalled at {player.current}; last action {player.result.actions[-1] if player.result.actions else None})" if player else f" (stalled in {where.get('phase', '?')})"
@@ -160,10 +162,58 @@ async def run_job(pool: Any, registry: TaskRegistry, job: Job, *, timeout_s: flo
     return out
 
 
-async def _play_job(pool: Any, registry: TaskRegistry, job: Job, out: Outcome, timeout_s: float, where: dict[str, Any]) -> None:
+def _browserless(inst: TaskInstance, job: Job) -> bool:
+    """A no-op agent, or a near-miss with no GUI step (world changes and/or an answer): nothing for
+    a browser to do."""
+    if job.solution == NOOP:
+        return True
+    if job.solution == "oracle":
+        return False
+    return all(isinstance(s, TERMINAL_STEPS) for s in inst.near_miss(job.solution).steps)
+
+
+def grade_directly(registry: TaskRegistry, job: Job, out: Outcome) -> None:
+    """Grade a browserless job on a forked world: set-up, the direct changes, the final answer, the
+    verifier, exactly as the env would after an episode whose agent only answered."""
+    from verifiers import VerifyContext
+
+    inst = registry.instance(job.task, job.seed)
+    sol = None if job.solution == NOOP else inst.near_miss(job.solution)
+    world = registry.store.create(job.seed)
+    try:
+        inst.setup(world)
+        seq = world.changelog_seq()
+        if sol is not None:
+            inst.apply_mutations(world, sol)
+        last = sol.steps[-1] if sol is not None else AnswerStep(answer=DEFAULT_FINAL_ANSWER)
+        answer = getattr(last, "answer", None)
+        reason = getattr(last, "report_infeasible", None)
+        diff, _ = world.changes_since(seq)
+        ignore = [v for spec in _apps() for v in spec.volatile]
+        ctx = VerifyContext(end_db=world.path, diff=diff, instruction=inst.instruction, answer=answer,
+                            infeasible=reason is not None, infeasible_reason=reason, ignore=ignore)
+        verdict = inst.verify(ctx)
+        out.passed, out.score, out.reason = bool(verdict.passed), float(verdict.score), verdict.reason
+        out.failed_checks = _failed_checks(verdict)
+        out.steps = 1
+    finally:
+        registry.store.drop(world)
+
+
+def _apps() -> Any:
+    from apps_web import registry as apps
+
+    return apps.discover()
+
+
+async def _play_job(pool: Any, registry: TaskRegistry, job: Job, out: Outcome, timeout_s: float, where: dict[str, Any],
+                    quick: bool = False) -> None:
     where["phase"] = "reset"
     try:
         inst: TaskInstance = registry.instance(job.task, job.seed)
+        if quick and _browserless(inst, job):
+            await asyncio.to_thread(grade_directly, registry, job, out)
+            return
         spec = episode_spec(inst)
         last: dict[str, Any] = {}
         async with pool.episode(spec) as (env, _obs, _info):
@@ -211,8 +261,6 @@ async def _play_job(pool: Any, registry: TaskRegistry, job: Job, out: Outcome, t
 def _answer() -> Any:
     from sandbox.actions import parse_action
 
-    from .instance import DEFAULT_FINAL_ANSWER
-
     return parse_action({"action": "answer", "text": DEFAULT_FINAL_ANSWER})
 
 
@@ -226,8 +274,13 @@ async def validate_async(
     on_outcome: Callable[[Outcome], None] | None = None,
     runtime: Any = None,
     screenshots: bool = False,
+    quick: bool = False,
 ) -> Report:
-    """Run every job of the plan on an env pool with ``workers`` concurrent episodes."""
+    """Run every job of the plan on an env pool with ``workers`` concurrent episodes.
+
+    ``quick`` grades the no-op agent and the direct near-misses (world changes and an answer, no GUI
+    step) without a browser: the same set-up, changes and verifier on a forked world, much faster.
+    """
     from sandbox.observe import ObserveOptions
     from sandbox.pool import EpisodePool
     from sandbox.runtime import default_apps
@@ -251,7 +304,7 @@ async def validate_async(
                 job = queue.get_nowait()
             except asyncio.QueueEmpty:
                 return
-            outcome = await run_job(pool, registry, job)
+            outcome = await run_job(pool, registry, job, quick=quick)
             outcomes.append(outcome)
             if on_outcome is not None:
                 on_outcome(outcome)

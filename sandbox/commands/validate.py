@@ -16,6 +16,7 @@ def register(app: typer.Typer) -> None:
         seeds: str = typer.Option("0,1,2", "--seeds", "-s", help="Seeds of every template: 0,1,2 or 0-4."),
         workers: int = typer.Option(2, "--workers", "-w", min=1, help="Concurrent episodes on the env pool."),
         repeat: int = typer.Option(1, "--repeat", min=1, help="Run everything this many times; verdicts must not change."),
+        quick: bool = typer.Option(False, "--quick", help="Grade the no-op agent and the direct near-misses without a browser (same set-up, changes and verifier)."),
         json_out: Optional[Path] = typer.Option(None, "--json", help="Also write every outcome to this JSON file."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the disagreements and the confusion matrix."),
         tasks_dir: Optional[Path] = typer.Option(None, "--dir", help="Folder of task files (<dir>/<app>/*.yaml), e.g. the studio's drafts; default: the shipped tasks."),
@@ -57,7 +58,7 @@ def register(app: typer.Typer) -> None:
                           + (f"\n      [yellow]{o.reason}[/]" if not o.agrees and not o.error else ""), highlight=False)
 
         try:
-            report = run(reg, ids, seed_list, workers=workers, repeat=repeat, on_outcome=progress)
+            report = run(reg, ids, seed_list, workers=workers, repeat=repeat, on_outcome=progress, quick=quick)
         except InstanceError as exc:
             console.print(f"[red]error:[/] {exc}")
             raise typer.Exit(2) from None
