@@ -5,7 +5,8 @@ Playwright loops on the same pages, in a plain context, interleaved with the env
 so that machine load affects both alike:
 
 - in-page step: env ``step(left_click)`` (settle + CDP screenshot + world changes) vs
-  ``page.mouse.click`` + ``Page.captureScreenshot``;
+  ``page.mouse.click`` + ``Page.captureScreenshot`` (both through ``capture_png``: the same capture
+  parameters, and the same retry when Chromium has no frame to copy yet after a navigation);
 - navigating step: env ``step`` on a link (new page) or a form (POST + 303 + GET) vs
   ``page.goto(next page)`` + ``Page.captureScreenshot``;
 - reset: new world + context + start page + first observation;
@@ -43,7 +44,6 @@ COUNTS = (1, 2, 4, 8)
 INC = (520, 30)  # "Increment" on /counter: a synchronous DOM change
 INC_NAV = (480, 130)  # "Increment (new page)": a link
 INC_POST = (520, 180)  # "Increment (form)": POST, 303, GET
-SHOT = {"format": "png", "optimizeForSpeed": True}
 
 
 async def _timed(fn: Callable[[], Awaitable[Any]]) -> float:
@@ -53,15 +53,56 @@ async def _timed(fn: Callable[[], Awaitable[Any]]) -> float:
 
 
 async def interleave(floor: Callable[[], Awaitable[Any]], subject: Callable[[], Awaitable[Any]]) -> tuple[list[float], list[float]]:
+    """Floor and subject samples taken alternately (ABAB...), so load swings hit both alike."""
     f: list[float] = []
     s: list[float] = []
     for fn in (floor, subject):  # warm-up
         for _ in range(3):
             await fn()
-    for _ in range(ROUNDS):
-        f += [await _timed(floor) for _ in range(PER_ROUND)]
-        s += [await _timed(subject) for _ in range(PER_ROUND)]
+    for i in range(ROUNDS * PER_ROUND):
+        first, second = (floor, subject) if i % 2 == 0 else (subject, floor)
+        a = await _timed(first)
+        b = await _timed(second)
+        if first is floor:
+            f.append(a)
+            s.append(b)
+        else:
+            s.append(a)
+            f.append(b)
     return f, s
+
+
+def _all_pids(runtime: Any) -> list[int]:
+    import psutil
+
+    me = psutil.Process()
+    ids = runtime.process_ids()
+    pids = {me.pid, *ids["browser"], *ids["host"]}
+    pids |= {c.pid for c in me.children(recursive=False)}  # Playwright's driver
+    return sorted(pids)
+
+
+def _cpu_s(pids: list[int]) -> float:
+    import psutil
+
+    total = 0.0
+    for pid in pids:
+        try:
+            t = psutil.Process(pid).cpu_times()
+            total += t.user + t.system
+        except psutil.Error:
+            continue
+    return total
+
+
+async def cpu_per_call(runtime: Any, fn: Callable[[], Awaitable[Any]], n: int) -> float:
+    """CPU ms per call, summed over this process, the driver, the browser and the host: unlike wall
+    time, barely affected by other work on the machine."""
+    pids = _all_pids(runtime)
+    before = _cpu_s(pids)
+    for _ in range(n):
+        await fn()
+    return (_cpu_s(pids) - before) / n * 1000
 
 
 def pss_mb(pids: list[int]) -> float:
@@ -78,7 +119,7 @@ def pss_mb(pids: list[int]) -> float:
 
 async def run(console: Console) -> None:
     from sandbox.env import make_async_env
-    from sandbox.observe import ObserveOptions
+    from sandbox.observe import ObserveOptions, capture_png
     from sandbox.pool import EpisodePool
     from sandbox.runtime import Runtime, default_apps
     from sandbox.spec import free_spec
@@ -100,14 +141,14 @@ async def run(console: Console) -> None:
 
         async def floor_click() -> None:
             await raw.mouse.click(*INC)
-            await raw_cdp.send("Page.captureScreenshot", SHOT)
+            await capture_png(raw_cdp)
 
         nav_n = [0]
 
         async def floor_goto() -> None:
             nav_n[0] += 1
             await raw.goto(host.url("playground", f"/counter?n={nav_n[0]}&delay=0"))
-            await raw_cdp.send("Page.captureScreenshot", SHOT)
+            await capture_png(raw_cdp)
 
         # -- env steps ---------------------------------------------------------------------------------
         results: dict[str, Any] = {}
@@ -120,6 +161,8 @@ async def run(console: Console) -> None:
                 await env.step({"action": "left_click", "x": INC[0], "y": INC[1]})
 
             results[f"inpage_{mode}"] = await interleave(floor_click, click)
+            n = ROUNDS * PER_ROUND
+            results[f"cpu_inpage_{mode}"] = (await cpu_per_call(runtime, floor_click, n), await cpu_per_call(runtime, click, n))
             await env.close()
 
         env = make_async_env("playground", "/counter?n=0&delay=0", "bench", runtime=runtime,
@@ -139,6 +182,8 @@ async def run(console: Console) -> None:
             await env.step({"action": "goto", "url": f"/counter?n={goto_n[0]}&delay=0"})
 
         results["nav_link"] = await interleave(floor_goto, link)
+        n = ROUNDS * PER_ROUND // 2
+        results["cpu_nav_link"] = (await cpu_per_call(runtime, floor_goto, n), await cpu_per_call(runtime, link, n))
         results["nav_form"] = await interleave(floor_goto, form)
         results["nav_goto"] = await interleave(floor_goto, goto)
         await env.close()
@@ -159,7 +204,7 @@ async def run(console: Console) -> None:
         async def floor_crm() -> None:
             i[0] += 1
             await raw_crm.goto(host.url("crm", crm_pages[i[0] % len(crm_pages)]))
-            await raw_crm_cdp.send("Page.captureScreenshot", SHOT)
+            await capture_png(raw_crm_cdp)
 
         async def env_crm() -> None:
             i[1] += 1
@@ -190,7 +235,7 @@ async def run(console: Console) -> None:
             page = await ctx.new_page()
             await page.goto(counter)
             cdp = await ctx.new_cdp_session(page)
-            await cdp.send("Page.captureScreenshot", SHOT)
+            await capture_png(cdp)
             await ctx.close()
 
         results["reset_floor"] = [await _timed(raw_reset) for _ in range(RESETS)]
@@ -252,6 +297,14 @@ async def run(console: Console) -> None:
         add(label, results["reset_floor"] if "playground" in label else None, samples, "<= 150 ms median", None if "playground" in label else 150)
         console.print(f"  {label}: " + ", ".join(f"{k} {v:.1f}" for k, v in parts.items()))
     console.print(table)
+    cpu = Table(title="CPU per step (ms, all processes: Python, Playwright driver, Chromium, app host)")
+    for col in ("measure", "floor", "env", "ratio"):
+        cpu.add_column(col, justify="left" if col == "measure" else "right")
+    for key, label in (("cpu_inpage_png", "in-page step, PNG obs"), ("cpu_inpage_array", "in-page step, array obs"),
+                       ("cpu_nav_link", "navigating step: link vs goto floor")):
+        f, e = results[key]
+        cpu.add_row(label, f"{f:.1f}", f"{e:.1f}", f"{e / f:.2f}x")
+    console.print(cpu)
 
     scale = Table(title=f"Concurrent episodes (in-page steps, {SCALE_STEPS} per episode, PNG observations)")
     for col in ("episodes", "steps/s total", "PSS browser+host MB", "MB per extra episode"):
@@ -270,7 +323,7 @@ async def run(console: Console) -> None:
 
 
 def main() -> None:
-    asyncio.run(run(Console()))
+    asyncio.run(run(Console(width=160)))
 
 
 if __name__ == "__main__":

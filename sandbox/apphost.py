@@ -164,6 +164,7 @@ class AppHost:
     _process: Any = field(default=None, repr=False)
     _server: Any = field(default=None, repr=False)
     _thread: threading.Thread | None = field(default=None, repr=False)
+    _sock: socket.socket | None = field(default=None, repr=False)
 
     @classmethod
     def start(
@@ -229,7 +230,7 @@ class AppHost:
         thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="sandbox-apphost", daemon=True)
         thread.start()
         port = sock.getsockname()[1]
-        host = cls(port=port, secret=secret, store=store, apps=apps, mode="thread", _server=server, _thread=thread)
+        host = cls(port=port, secret=secret, store=store, apps=apps, mode="thread", _server=server, _thread=thread, _sock=sock)
         _wait_healthy(port, time.monotonic() + START_TIMEOUT_S, thread.is_alive)
         return host
 
@@ -288,6 +289,9 @@ class AppHost:
             server.should_exit = True
             if self._thread is not None:
                 self._thread.join(timeout)
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
 
     def __enter__(self) -> AppHost:
         return self
