@@ -1,0 +1,96 @@
+"""The oracle player in real Chromium: targets found on the live page, scrolled into view with the wheel,
+turned into canonical coordinate actions; clear errors for missing and ambiguous targets."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+import pytest_asyncio
+
+from sandbox.pool import EpisodePool
+from sandbox.runtime import default_apps
+from sandbox.spec import free_spec
+from tasks.model import parse_steps
+from tasks.player import OracleError, Player
+
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]
+
+
+def _opportunity(store) -> tuple[int, str]:  # noqa: ANN001
+    conn = sqlite3.connect(f"file:{store.template(0)}?mode=ro", uri=True)
+    try:
+        return conn.execute(
+            "select o.id, u.username from crm_opportunity o join identity_user u on u.id = o.owner_id "
+            "where o.stage = 'Prospecting' order by o.id limit 1").fetchone()
+    finally:
+        conn.close()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def pool(store):  # noqa: ANN001 - one Chromium and one app host for the module
+    async with EpisodePool(max_concurrency=1, keep_worlds=True, runtime_options={"store": store, "apps": default_apps()}) as p:
+        yield p
+
+
+async def _play(pool, steps: list[dict], *, start: str, persona: str, timeout_s: float = 5.0):  # noqa: ANN001
+    """Play steps on a CRM page; returns (canonical actions sent, OracleError or None, world path)."""
+    async with pool.episode(free_spec("crm", start, persona=persona)) as (env, _obs, _info):
+        async def step(action):  # noqa: ANN001
+            _o, _r, term, trunc, info = await env.step(action)
+            assert not info.get("error"), info["error"]
+            return term or trunc
+
+        player = Player(lambda: env.page, step, base_url=pool.runtime.host.url("crm", "/"), timeout_s=timeout_s)
+        error = None
+        try:
+            await player.play(parse_steps(steps))
+        except OracleError as e:
+            error = e
+        return player.result.actions, error, env.episode.world.path
+
+
+async def test_steps_become_coordinate_actions_with_wheel_scrolls(pool, store) -> None:  # noqa: ANN001
+    opp, owner = _opportunity(store)
+    steps = [
+        {"click": {"role": "link", "name": "Next page"}},  # below the fold: the wheel brings it up first
+        {"wait_for": {"url": "page=2"}},
+        {"goto": f"/opportunities/{opp}"},
+        {"click": {"role": "button", "name": "Edit Next Step"}},
+        {"fill": {"label": "Next Step", "within": {"role": "form", "name": "Edit Next Step"}}, "text": "Budget approved in Q2"},
+        {"click": {"role": "button", "name": "Save", "within": {"role": "form", "name": "Edit Next Step"}}},
+        {"wait_for": {"role": "button", "name": "Edit Next Step"}},
+        {"answer": "done"},
+    ]
+    actions, error, world = await _play(pool, steps, start="/cases?view=all", persona=owner)
+    assert error is None, error
+    kinds = [a["action"] for a in actions]
+    assert kinds[0] == "scroll" and kinds[-1] == "answer", kinds
+    assert kinds.count("left_click") == 4 and "goto" in kinds
+    assert all(isinstance(a["x"], int) and 0 <= a["x"] < 1280 and 0 <= a["y"] < 800 for a in actions if "x" in a)
+    assert {"action": "key", "key": "ctrl+a"} in actions and {"action": "type", "text": "Budget approved in Q2"} in actions
+    conn = sqlite3.connect(f"file:{world}?mode=ro", uri=True)
+    assert conn.execute("select next_step from crm_opportunity where id = ?", (opp,)).fetchone()[0] == "Budget approved in Q2"
+    conn.close()
+
+
+async def test_ambiguous_and_missing_targets_are_clear_errors(pool, store) -> None:  # noqa: ANN001
+    opp, owner = _opportunity(store)
+    _, error, _ = await _play(pool, [{"click": {"role": "tab"}}], start=f"/opportunities/{opp}", persona=owner)
+    assert error is not None and error.index == 0
+    assert "3 visible elements match tab; make the target precise (within, nth)" in str(error)
+    missing = [{"click": {"role": "button", "name": "Launch rocket"}}]
+    _, error, _ = await _play(pool, missing, start=f"/opportunities/{opp}", persona=owner, timeout_s=0.5)
+    assert "no visible element matches button 'Launch rocket' after 0.5s" in str(error)
+    assert f"/opportunities/{opp}" in error.url
+
+
+async def test_a_select_checks_its_option(pool, store) -> None:  # noqa: ANN001
+    opp, owner = _opportunity(store)
+    steps = [
+        {"click": {"role": "button", "name": "Edit Stage"}},
+        {"select": {"label": "Stage", "within": {"role": "form", "name": "Edit Stage"}}, "option": "Closed Wonn"},
+    ]
+    _, error, _ = await _play(pool, steps, start=f"/opportunities/{opp}", persona=owner)
+    assert error is not None and error.index == 1
+    assert "no option 'Closed Wonn' (options: Prospecting, Qualification" in str(error)
