@@ -129,10 +129,28 @@ class EpisodeContext:
             pass
 
 
+# A same-site document on an app's host that needs no world and no session: the kit's stylesheet.
+WARM_PATH = "/_ui/static/ui.css"
+WARM_JS = "paths => Promise.all(paths.map(p => fetch(p).then(r => r.arrayBuffer(), () => null)))"
+
+
 async def prepare_context(
-    browser: Browser, host: AppHost, settings: BrowserSettings, blackhole: Blackhole | None, clock: datetime | None = None,
+    browser: Browser,
+    host: AppHost,
+    settings: BrowserSettings,
+    blackhole: Blackhole | None,
+    clock: datetime | None = None,
+    *,
+    warm_app: str | None = None,
+    warm_paths: tuple[str, ...] = (),
 ) -> EpisodeContext:
-    """A new, never used context and page: the tracker installed, the clock pinned, nobody signed in."""
+    """A new, never used context and page: the tracker installed, the clock pinned, nobody signed in.
+
+    With ``warm_app``, the page is first opened on that app's host (a static file: no world, no
+    session) and ``warm_paths`` (the app's static assets) are fetched, so the episode's start page
+    needs no new renderer process and finds its CSS, scripts and fonts in the HTTP cache. Only
+    public static files are cached this way, the same for every episode.
+    """
     from apps_web.world import DEFAULT_CLOCK
 
     from .settle import PageWatch
@@ -148,6 +166,10 @@ async def prepare_context(
         await asyncio.gather(*jobs)
         page = await context.new_page()
         watch = await PageWatch.attach(page)
+        if warm_app is not None:
+            await page.goto(host.url(warm_app, WARM_PATH), wait_until="load")
+            if warm_paths:
+                await page.evaluate(WARM_JS, list(warm_paths))
     except BaseException:
         await context.close()
         raise

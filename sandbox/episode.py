@@ -39,6 +39,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _X = ("x", "start_x", "end_x", "x0", "x1")
 _Y = ("y", "start_y", "end_y", "y0", "y1")
+# Same-origin static files the page loaded (stylesheets, scripts, fonts, images): warmed in spares.
+STATIC_ASSETS_JS = """() => performance.getEntriesByType('resource')
+  .map(e => new URL(e.name))
+  .filter(u => u.origin === location.origin && (u.pathname.startsWith('/_ui/static/') || u.pathname.startsWith('/static/')))
+  .map(u => u.pathname + u.search)"""
 OVER = "the episode is over (it was answered, reported infeasible or hit its step limit); call reset() to start a new one"
 
 
@@ -150,7 +155,7 @@ class Episode:
                 await asyncio.to_thread(spec.setup, world)
             username = await asyncio.to_thread(resolve_persona, world, spec)
             t_world = time.perf_counter()
-            ec = await runtime.context_for(world, username, settings)
+            ec = await runtime.context_for(world, username, settings, spec.app)
         except BaseException:
             runtime.store.drop(world)
             raise
@@ -174,6 +179,8 @@ class Episode:
             forget = asyncio.ensure_future(watch.cdp.send("Page.resetNavigationHistory"))
             settled, png = await watch.settle_capture(watch.mark(), budget, capture=observe.screenshot != "none", fast=observe.fast_png)
             await forget
+            if spec.app not in runtime.assets:
+                runtime.note_assets(spec.app, await page.evaluate(STATIC_ASSETS_JS))
             t_page = time.perf_counter()
             obs, extra = await episode._observe(settled, None, png)
         except BaseException:

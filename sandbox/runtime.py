@@ -59,6 +59,7 @@ class Runtime:
     _closed: bool = field(default=False, repr=False)
     _spares: dict[Any, list[asyncio.Future]] = field(default_factory=dict, repr=False)
     _background: set[asyncio.Future] = field(default_factory=set, repr=False)
+    assets: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
 
     @classmethod
     async def start(
@@ -134,14 +135,18 @@ class Runtime:
         return out
 
     # -- contexts ----------------------------------------------------------------------------------------
-    async def context_for(self, world: World, username: str | None, settings: BrowserSettings) -> EpisodeContext:
+    async def context_for(
+        self, world: World, username: str | None, settings: BrowserSettings, app: str | None = None,
+    ) -> EpisodeContext:
         """A never used context bound to ``world`` and ``username``: a prepared spare if one is ready.
 
-        Creating a context and its page (a renderer process) is the slowest part of a reset, so a
-        spare is prepared in the background after each one is taken.
+        Creating a context and its page (a renderer process), and the first load of an app's static
+        files, are the slowest parts of a reset, so a spare for the same app is prepared in the
+        background after each one is taken (see :func:`sandbox.context.prepare_context`).
         """
         ec = None
-        spares = self._spares.get(settings)
+        key = (settings, app)
+        spares = self._spares.get(key)
         while spares and ec is None:
             try:
                 ec = await spares.pop(0)
@@ -149,7 +154,7 @@ class Runtime:
                 ec = None
         if ec is None:
             ec = await prepare_context(self.browser, self.host, settings, self.blackhole, world.clock.now)
-        self._refill(settings)
+        self._refill(key)
         try:
             await bind_context(ec, self.host, world, username, settings)
         except BaseException:
@@ -157,10 +162,18 @@ class Runtime:
             raise
         return ec
 
-    def _refill(self, settings: BrowserSettings) -> None:
-        spares = self._spares.setdefault(settings, [])
+    def _refill(self, key: tuple[BrowserSettings, str | None]) -> None:
+        settings, app = key
+        spares = self._spares.setdefault(key, [])
         while not self._closed and len(spares) < self.spare_contexts:
-            spares.append(asyncio.ensure_future(prepare_context(self.browser, self.host, settings, self.blackhole)))
+            spares.append(asyncio.ensure_future(prepare_context(
+                self.browser, self.host, settings, self.blackhole, warm_app=app, warm_paths=self.assets.get(app, ()),
+            )))
+
+    def note_assets(self, app: str, paths: list[str]) -> None:
+        """Remember an app's static files (seen on its first page) for warming the next spares."""
+        if app not in self.assets and paths:
+            self.assets[app] = tuple(dict.fromkeys(paths))
 
     def later(self, coro: Any) -> None:
         """Run clean-up work (closing an episode) in the background; awaited when the runtime closes."""

@@ -11,13 +11,14 @@ After each action the page is *settled* before it is observed:
    web fonts must be ready;
 4. a fresh frame: the CDP screenshot that follows always renders a new frame of the current DOM.
 
-Each wait is bounded (``SettleBudget``); hitting a bound is reported, never an error.
+In the common case (an in-page change, nothing in flight) all of this is one round trip: a state
+check after one task hop (:meth:`PageWatch.settle_capture`). Each wait is bounded (``SettleBudget``);
+hitting a bound is reported, never an error.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -101,11 +102,12 @@ TRACKER_JS = r"""
 })();
 """.replace("__SHORT__", str(SHORT_TIMER_MS))
 
-# Read without waiting, right after an action, in parallel with the screenshot: if nothing is in
-# flight, that screenshot is the observation (the common case costs one round trip, not two).
+# The state after an action, once the tasks it queued have run (one task hop: a form submission
+# starts its navigation in a task of its own). If nothing is in flight, the page is settled.
 CHECK_JS = r"""
-((consume) => {
+(async (consume) => {
   const s = window.__sbx;
+  if (s) await s.hop();
   const out = { url: location.href, title: document.title, ready: document.readyState,
                 fonts: !document.fonts || document.fonts.status === 'loaded' };
   if (!s) return { ...out, nav: false, pending: 0, tracked: false };
@@ -135,18 +137,6 @@ SETTLE_JS = r"""
   return report({ nav, pending: s.pending, timedOut, tracked: true });
 })
 """
-
-
-QUICK_CAPTURE_TIMEOUT_S = 2.0
-
-
-def _shot_params(fast: bool) -> dict[str, Any]:
-    return {"format": "png", "optimizeForSpeed": True} if fast else {"format": "png"}
-
-
-def _quiet(future: asyncio.Future) -> None:
-    if not future.cancelled():
-        future.exception()  # retrieved: a dropped capture must not log "exception never retrieved"
 
 
 @dataclass(frozen=True)
@@ -341,7 +331,7 @@ class PageWatch:
         ``consume`` marks a navigation request as seen (only the settling after an action does that).
         """
         try:
-            return await self.evaluate(f"({CHECK_JS})({'true' if consume else 'false'})")
+            return await self.evaluate(f"({CHECK_JS})({'true' if consume else 'false'})", await_promise=True)
         except PageGone:
             return None
 
@@ -354,45 +344,26 @@ class PageWatch:
     async def settle_capture(
         self, mark: Mark, budget: SettleBudget = SettleBudget(), *, capture: bool = True, fast: bool = True,
     ) -> tuple[SettleResult, bytes | None]:
-        """Settle after an action and take the screenshot that shows its effect.
+        """Settle after an action, then take the screenshot that shows its effect.
 
-        The state check and the screenshot are sent together: when the check finds nothing in flight
-        (no navigation, request, short timer, font or new tab), the screenshot, whose frame Chromium
-        renders after the check was answered, is the observation. Otherwise the screenshot is dropped,
-        the page is settled (:meth:`settle`) and captured again.
+        One state check (after a task hop) answers the common case: nothing in flight (no navigation,
+        request, short timer, font load or new tab), so the next frame shows the action's effect.
+        Otherwise the page is settled first (:meth:`settle`). The capture is only asked for once the
+        page is settled: a capture racing a navigation can wait forever for a frame of the replaced
+        document, and a frame rendered before a queued task ran would be stale.
         """
         from .observe import capture_png
 
         t0 = time.perf_counter()
-        checking = asyncio.ensure_future(self.check(consume=True))
-        shooting = None
-        if capture and not self.closed:
-            shooting = asyncio.ensure_future(self.cdp.send("Page.captureScreenshot", _shot_params(fast)))
-            shooting.add_done_callback(_quiet)
-        info = await checking
+        info = await self.check(consume=True)
         if self._clean(info, mark):
-            png = None
-            if shooting is not None:
-                # Normally a frame or two. A commit racing the capture leaves it waiting for a frame of
-                # the replaced document that never comes: then settle and capture again.
-                done, _ = await asyncio.wait({shooting}, timeout=QUICK_CAPTURE_TIMEOUT_S)
-                if done and shooting.exception() is None:
-                    png = base64.b64decode(shooting.result()["data"])
-                elif self.commits == mark.commits and not self.closed:
-                    png = await capture_png(self.cdp, fast=fast)
-                else:
-                    info = None
-            if info is not None:
-                result = SettleResult(url=info["url"], title=info["title"], pending=0)
-                result.ms = (time.perf_counter() - t0) * 1000
-                return result, png
-        # Not settled: the early capture is dropped without waiting (if the document is being replaced
-        # it would wait forever for a frame of the old one).
-        if self.opened > mark.opened and info is not None and not info["nav"] and info["pending"] == 0:
+            result = SettleResult(url=info["url"], title=info["title"], pending=0)
+        elif self.opened > mark.opened and info is not None and not info["nav"] and info["pending"] == 0:
             result = SettleResult(url=info["url"], title=info["title"])  # a new tab: the episode follows it
             result.ms = (time.perf_counter() - t0) * 1000
             return result, None
-        result = await self.settle(mark, budget, first=info)
+        else:
+            result = await self.settle(mark, budget, first=info)
         png = await capture_png(self.cdp, fast=fast) if capture and not self.closed else None
         result.ms = (time.perf_counter() - t0) * 1000
         return result, png
