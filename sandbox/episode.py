@@ -77,6 +77,18 @@ def out_of_screen(action: BaseAction, size: tuple[int, int]) -> str | None:
     return None
 
 
+def _fork(runtime: Runtime, spec: EpisodeSpec) -> tuple[World, str | None]:
+    """A new world for ``spec`` with its setup applied, and the persona to sign in (in a worker thread)."""
+    world = runtime.store.create(spec.seed, spec.scale)
+    try:
+        if spec.setup is not None:
+            spec.setup(world)
+        return world, resolve_persona(world, spec)
+    except BaseException:
+        runtime.store.drop(world)
+        raise
+
+
 def verify_context_fields(episode: Episode) -> dict[str, Any]:
     """Fields of ``verifiers.VerifyContext`` for the episode's end (used by ``Episode.verify``)."""
     from apps_web import registry
@@ -149,11 +161,8 @@ class Episode:
         host = runtime.host
         if spec.app not in host.app_names:
             raise ValueError(f"app {spec.app!r} is not served by this host (apps: {', '.join(host.app_names)})")
-        world = await asyncio.to_thread(runtime.store.create, spec.seed, spec.scale)
+        world, username = await asyncio.to_thread(_fork, runtime, spec)
         try:
-            if spec.setup is not None:
-                await asyncio.to_thread(spec.setup, world)
-            username = await asyncio.to_thread(resolve_persona, world, spec)
             t_world = time.perf_counter()
             ec = await runtime.context_for(world, username, settings, spec.app)
         except BaseException:

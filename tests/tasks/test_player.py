@@ -6,15 +6,18 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-import pytest_asyncio
 
+from sandbox.loop import background_loop
 from sandbox.pool import EpisodePool
 from sandbox.runtime import default_apps
 from sandbox.spec import free_spec
 from tasks.model import parse_steps
 from tasks.player import OracleError, Player
 
-pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]
+# Async code runs on the sandbox background loop, not pytest-asyncio's: a sync Playwright session in the
+# same worker (tests/conftest.py) leaves its loop marked as running in this thread.
+pytestmark = pytest.mark.browser
+run = background_loop().run
 
 
 def _opportunity(store) -> tuple[int, str]:  # noqa: ANN001
@@ -27,10 +30,12 @@ def _opportunity(store) -> tuple[int, str]:  # noqa: ANN001
         conn.close()
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="session")
-async def pool(store):  # noqa: ANN001 - one Chromium and one app host for the module
-    async with EpisodePool(max_concurrency=1, keep_worlds=True, runtime_options={"store": store, "apps": default_apps()}) as p:
-        yield p
+@pytest.fixture(scope="module")
+def pool(store):  # noqa: ANN001 - one Chromium and one app host for the module
+    p = EpisodePool(max_concurrency=1, keep_worlds=True, runtime_options={"store": store, "apps": default_apps()})
+    run(p.__aenter__())
+    yield p
+    run(p.__aexit__(None, None, None))
 
 
 async def _play(pool, steps: list[dict], *, start: str, persona: str, timeout_s: float = 5.0):  # noqa: ANN001
@@ -50,7 +55,7 @@ async def _play(pool, steps: list[dict], *, start: str, persona: str, timeout_s:
         return player.result.actions, error, env.episode.world.path
 
 
-async def test_steps_become_coordinate_actions_with_wheel_scrolls(pool, store) -> None:  # noqa: ANN001
+def test_steps_become_coordinate_actions_with_wheel_scrolls(pool, store) -> None:  # noqa: ANN001
     opp, owner = _opportunity(store)
     steps = [
         {"click": {"role": "link", "name": "Next page"}},  # below the fold: the wheel brings it up first
@@ -62,7 +67,7 @@ async def test_steps_become_coordinate_actions_with_wheel_scrolls(pool, store) -
         {"wait_for": {"role": "button", "name": "Edit Next Step"}},
         {"answer": "done"},
     ]
-    actions, error, world = await _play(pool, steps, start="/cases?view=all", persona=owner)
+    actions, error, world = run(_play(pool, steps, start="/cases?view=all", persona=owner))
     assert error is None, error
     kinds = [a["action"] for a in actions]
     assert kinds[0] == "scroll" and kinds[-1] == "answer", kinds
@@ -74,23 +79,23 @@ async def test_steps_become_coordinate_actions_with_wheel_scrolls(pool, store) -
     conn.close()
 
 
-async def test_ambiguous_and_missing_targets_are_clear_errors(pool, store) -> None:  # noqa: ANN001
+def test_ambiguous_and_missing_targets_are_clear_errors(pool, store) -> None:  # noqa: ANN001
     opp, owner = _opportunity(store)
-    _, error, _ = await _play(pool, [{"click": {"role": "tab"}}], start=f"/opportunities/{opp}", persona=owner)
+    _, error, _ = run(_play(pool, [{"click": {"role": "tab"}}], start=f"/opportunities/{opp}", persona=owner))
     assert error is not None and error.index == 0
     assert "3 visible elements match tab; make the target precise (within, nth)" in str(error)
     missing = [{"click": {"role": "button", "name": "Launch rocket"}}]
-    _, error, _ = await _play(pool, missing, start=f"/opportunities/{opp}", persona=owner, timeout_s=0.5)
+    _, error, _ = run(_play(pool, missing, start=f"/opportunities/{opp}", persona=owner, timeout_s=0.5))
     assert "no visible element matches button 'Launch rocket' after 0.5s" in str(error)
     assert f"/opportunities/{opp}" in error.url
 
 
-async def test_a_select_checks_its_option(pool, store) -> None:  # noqa: ANN001
+def test_a_select_checks_its_option(pool, store) -> None:  # noqa: ANN001
     opp, owner = _opportunity(store)
     steps = [
         {"click": {"role": "button", "name": "Edit Stage"}},
         {"select": {"label": "Stage", "within": {"role": "form", "name": "Edit Stage"}}, "option": "Closed Wonn"},
     ]
-    _, error, _ = await _play(pool, steps, start=f"/opportunities/{opp}", persona=owner)
+    _, error, _ = run(_play(pool, steps, start=f"/opportunities/{opp}", persona=owner))
     assert error is not None and error.index == 1
     assert "no option 'Closed Wonn' (options: Prospecting, Qualification" in str(error)

@@ -10,12 +10,25 @@ import os
 
 import pytest
 
+from sandbox.loop import background_loop
 from tasks.registry import TaskRegistry
-from tasks.validate import validate_async
+from tasks.validate import plan, validate_async
 
+# On the sandbox background loop, not pytest-asyncio's (see tests/tasks/test_player.py).
 pytestmark = pytest.mark.browser
+run = background_loop().run
 
 WORKERS = int(os.environ.get("SANDBOX_VALIDATE_WORKERS", "3"))
+
+
+@pytest.fixture(scope="module")
+def runtime(registry: TaskRegistry):
+    """One Chromium and one app host for the module's validations."""
+    from sandbox.runtime import Runtime, default_apps
+
+    rt = run(Runtime.start(store=registry.store, apps=default_apps()))
+    yield rt
+    run(rt.close())
 
 
 def _explain(report) -> str:  # noqa: ANN001
@@ -26,9 +39,9 @@ def _explain(report) -> str:  # noqa: ANN001
     return "\n".join(lines)
 
 
-async def test_every_template_validates_at_seed_0(registry: TaskRegistry) -> None:
+def test_every_template_validates_at_seed_0(registry: TaskRegistry, runtime) -> None:  # noqa: ANN001
     ids = registry.task_ids()
-    report = await validate_async(registry, ids, [0], workers=WORKERS, quick=True)
+    report = run(validate_async(registry, ids, [0], workers=WORKERS, quick=True, runtime=runtime))
     confusion = report.confusion()
     assert report.ok, f"{len(report.disagreements)} disagreement(s), confusion {confusion}:\n{_explain(report)}"
     assert confusion["true_pass"] == len(ids)
@@ -37,3 +50,10 @@ async def test_every_template_validates_at_seed_0(registry: TaskRegistry) -> Non
     categories = {registry.task(t).template.category for t in ids}
     assert {"single-field-edit", "create-with-lookup", "answer-lookup", "list-question", "lead-conversion",
             "board-move", "mass-update", "workflow", "infeasible"} <= categories
+
+
+def test_verdicts_are_the_same_twice(registry: TaskRegistry, runtime) -> None:  # noqa: ANN001
+    ids = ["opportunity-close-won", "mass-close-account-cases", "answer-account-open-pipeline"]
+    report = run(validate_async(registry, ids, [1], workers=WORKERS, repeat=2, quick=True, runtime=runtime))
+    assert report.ok and not report.unstable, _explain(report)
+    assert len(report.outcomes) == 2 * len(plan(registry, ids, [1]))
