@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
 
@@ -78,12 +77,10 @@ def test_sync_pool(sbx_runtime):  # noqa: ANN001
         first = pool.reset([free_spec("playground", "/counter?n=1")] * 3)
         assert [obs["title"] for obs, info in first] == ["Counter 1"] * 3
         assert len({info["world_id"] for obs, info in first}) == 3
-        t = time.perf_counter()
         out = pool.step([{"action": "left_click", "x": 520, "y": 30}] * 3)
         assert all(o[0]["last_action_error"] == "" for o in out)
         texts = pool.call(lambda p: asyncio.gather(*(e.page.text_content("#block") for e in p.envs)))
         assert texts == ["2", "2", "2"]
-        assert time.perf_counter() - t < 30
         results = pool.run([free_spec("playground")], lambda obs, info: {"action": "answer", "text": "ok"})
         assert results[0].answer == "ok" and results[0].steps == 1
         with pytest.raises(ValueError):

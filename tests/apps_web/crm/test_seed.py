@@ -6,7 +6,6 @@ import os
 import sqlite3
 import subprocess
 import sys
-import time
 from datetime import date, datetime
 from pathlib import Path
 
@@ -177,9 +176,7 @@ def _rows(path: Path) -> dict[str, list[tuple]]:
 
 def test_same_seed_same_database_other_seed_other_data(tmp_path: Path) -> None:
     a = WorldStore(tmp_path / "a").template(7, 1)
-    started = time.process_time()  # CPU time: wall time on a shared 2-core machine measures the neighbours
-    b = WorldStore(tmp_path / "b").template(7, 1)
-    assert time.process_time() - started < 3.0  # build time at scale 1
+    b = WorldStore(tmp_path / "b").template(7, 1)  # build time is measured by bench/world.py, not here
     assert a.read_bytes() == b.read_bytes()
     rows_a = _rows(a)
     assert rows_a == _rows(b)
