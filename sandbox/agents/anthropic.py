@@ -17,7 +17,7 @@ import httpx
 
 from sandbox.actions import ActionError, BaseAction, from_anthropic_tool
 
-from .base import AgentStep, TaskBrief, obs_get, screenshot_png, screenshot_size
+from .base import AgentStep, HttpAgent, TaskBrief, obs_get, screenshot_png, screenshot_size
 
 BETAS = {
     "computer_20241022": "computer-use-2024-10-22",
@@ -54,7 +54,7 @@ def image_block(png: bytes) -> dict[str, Any]:
     return {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": base64.b64encode(png).decode()}}
 
 
-class AnthropicAgent:
+class AnthropicAgent(HttpAgent):
     name = "anthropic"
 
     def __init__(
@@ -90,16 +90,6 @@ class AnthropicAgent:
         self.pending: deque[tuple[str, BaseAction, Any, str | None, bool]] = deque()
         self.results: list[dict[str, Any]] = []
         self.current: tuple[str, bool] | None = None  # (tool_use id, last action of that tool_use)
-
-    async def reset(self, task: TaskBrief) -> None:
-        self._reset_state(task)
-        if self.client is None:
-            self.client = httpx.AsyncClient(timeout=self.timeout)
-
-    async def close(self) -> None:
-        if self.client is not None:
-            await self.client.aclose()
-            self.client = None
 
     # -- the loop ------------------------------------------------------------------------------
     async def act(self, observation: Any) -> AgentStep | None:

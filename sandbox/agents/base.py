@@ -46,6 +46,31 @@ class AgentStep:
     thought: str | None = None
 
 
+class HttpAgent:
+    """Shared life cycle of the API agents: one HTTP client per agent, opened at the first reset.
+
+    Subclasses set ``timeout`` and implement ``_reset_state(task)`` (the conversation of one episode).
+    """
+
+    timeout: float
+    client: Any = None
+
+    def _reset_state(self, task: TaskBrief | None) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    async def reset(self, task: TaskBrief) -> None:
+        import httpx
+
+        self._reset_state(task)
+        if self.client is None:
+            self.client = httpx.AsyncClient(timeout=self.timeout)
+
+    async def close(self) -> None:
+        if self.client is not None:
+            await self.client.aclose()
+            self.client = None
+
+
 @runtime_checkable
 class Agent(Protocol):
     def act(self, observation: Any) -> Any: ...

@@ -18,7 +18,7 @@ import httpx
 
 from sandbox.actions import ActionError, BaseAction, build, from_openai
 
-from .base import AgentStep, TaskBrief, obs_get, screenshot_png, screenshot_size
+from .base import AgentStep, HttpAgent, TaskBrief, obs_get, screenshot_png, screenshot_size
 
 INSTRUCTIONS = (
     "You operate a web browser showing a company's business applications. Work like a careful person. "
@@ -49,7 +49,7 @@ class OpenAIError(RuntimeError):
     """The API answered with an error."""
 
 
-class OpenAIAgent:
+class OpenAIAgent(HttpAgent):
     name = "openai"
 
     def __init__(
@@ -81,16 +81,6 @@ class OpenAIAgent:
         self.pending: deque[tuple[dict[str, Any] | None, BaseAction, Any, str | None]] = deque()
         self.outputs: list[dict[str, Any]] = []
         self.current: dict[str, Any] | None = None  # the computer_call whose last action just ran
-
-    async def reset(self, task: TaskBrief) -> None:
-        self._reset_state(task)
-        if self.client is None:
-            self.client = httpx.AsyncClient(timeout=self.timeout)
-
-    async def close(self) -> None:
-        if self.client is not None:
-            await self.client.aclose()
-            self.client = None
 
     async def act(self, observation: Any) -> AgentStep | None:
         if self.current is not None:
