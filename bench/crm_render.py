@@ -48,7 +48,7 @@ def _pages(world) -> list[tuple[str, str]]:
     finally:
         conn.close()
     pages = [("home", "/")]
-    pages += [(f"list {path}", f"/{path}") for path, _t in objects]
+    pages += [(f"list {path}", f"/{path}") for path, _t in objects if path != "activities"]  # activities: record pages only
     singular = {"accounts": "account", "contacts": "contact", "leads": "lead", "opportunities": "opportunity", "cases": "case", "activities": "activity"}
     pages += [(f"record {singular[path]}", f"/{path}/{rid}") for path, rid in middle.items()]
     pages += [("board (all)", "/opportunities/board"), ("board (mine)", "/opportunities/board?scope=mine"), ("reports list", "/reports")]

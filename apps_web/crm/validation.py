@@ -349,7 +349,7 @@ def derive(object_key: str, cleaned: dict[str, Any], record: Any, now: datetime)
 
     Opportunity: a stage change sets the probability (unless one is given) and the forecast
     category. Case: closing stamps closed_at, reopening clears it. Activity: completing stamps
-    completed_at, reopening clears it.
+    completed_at, reopening clears it; an event's date follows its start.
     """
     out: dict[str, Any] = {}
     if object_key == "opportunity":
@@ -367,6 +367,9 @@ def derive(object_key: str, cleaned: dict[str, Any], record: Any, now: datetime)
             out[stamp_field] = now
         elif status != done and record is not None and getattr(record, stamp_field) is not None:
             out[stamp_field] = None
+        if object_key == "activity" and cleaned.get("start_at") and "due_date" not in cleaned:
+            if (cleaned.get("kind") or getattr(record, "kind", None)) == "meeting":
+                out["due_date"] = cleaned["start_at"].date()  # lists and reports date an event by its day
     return out
 
 

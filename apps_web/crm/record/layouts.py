@@ -17,7 +17,7 @@ FORECAST_CATEGORIES = ("Pipeline", "Best Case", "Commit", "Closed", "Omitted")
 class FieldDef:
     name: str  # key of the row; the column for simple fields
     label: str
-    kind: str = "text"  # text textarea select lookup user money int percent date datetime email phone url address name readonly
+    kind: str = "text"  # text textarea select lookup related user money int percent date datetime email phone url address name readonly
     options: tuple[str, ...] = ()
     lookup: str | None = None  # object key of a lookup ("account")
     parts: tuple[str, ...] = ()  # columns of a compound field
@@ -168,3 +168,76 @@ CASE = Layout(
 )
 
 LAYOUTS: dict[str, Layout] = {"account": ACCOUNT, "contact": CONTACT, "lead": LEAD, "opportunity": OPPORTUNITY, "case": CASE}
+
+
+# -- activities: Salesforce's Task (a logged call is a task too) and Event pages -------------------------
+def _who_what() -> tuple[FieldDef, ...]:
+    # "Name" and "Related To" are Salesforce's labels for the who (a contact) and the what of an activity.
+    return (F("contact_id", "Name", "lookup", lookup="contact"), F("related", "Related To", "related", editable=False))
+
+
+def _activity_system() -> tuple[str, tuple[FieldDef, ...]]:
+    return ("System Information", (F("created_by", "Created By", "readonly"), F("modified", "Last Modified Date", "readonly")))
+
+
+def _assignee() -> FieldDef:
+    return F("assignee_id", "Assigned To", "user", required=True)
+
+
+TASK = Layout(
+    highlights=(F("due_date", "Due Date", "date"), F("status", "Status"), F("priority", "Priority"), F("assignee_id", "Assigned To", "user"),
+                F("related", "Related To", "related")),
+    sections=(
+        ("Task Information", (
+            F("subject", "Subject", required=True), _assignee(),
+            F("due_date", "Due Date", "date"), F("status", "Status", "select", options=pl.TASK_STATUSES, required=True),
+            F("priority", "Priority", "select", options=pl.TASK_PRIORITIES, required=True), F("kind", "Type", "readonly"),
+            *_who_what(), F("completed_at", "Completed Date/Time", "datetime", editable=False),
+        )),
+        ("Description Information", (F("description", "Comments", "textarea"),)),
+        _activity_system(),
+    ),
+    title_field="subject",
+)
+
+CALL = Layout(
+    highlights=(F("due_date", "Date", "date"), F("call_result", "Call Result"), F("status", "Status"), F("assignee_id", "Assigned To", "user"),
+                F("related", "Related To", "related")),
+    sections=(
+        ("Call Information", (
+            F("subject", "Subject", required=True), _assignee(),
+            F("due_date", "Date", "date"), F("status", "Status", "select", options=pl.TASK_STATUSES, required=True),
+            F("call_result", "Call Result", "select", options=pl.CALL_RESULTS), F("call_duration_min", "Call Duration (Minutes)", "int"),
+            F("kind", "Type", "readonly"), F("completed_at", "Completed Date/Time", "datetime", editable=False),
+            *_who_what(),
+        )),
+        ("Description Information", (F("description", "Comments", "textarea"),)),
+        _activity_system(),
+    ),
+    title_field="subject",
+)
+
+EVENT = Layout(
+    highlights=(F("start_at", "Start", "datetime"), F("end_at", "End", "datetime"), F("location", "Location"), F("assignee_id", "Assigned To", "user"),
+                F("related", "Related To", "related")),
+    sections=(
+        ("Event Information", (
+            F("subject", "Subject", required=True), _assignee(),
+            F("start_at", "Start", "datetime", required=True), F("location", "Location"),
+            F("end_at", "End", "datetime", required=True), F("kind", "Type", "readonly"),
+            *_who_what(),
+        )),
+        ("Description Information", (F("description", "Description", "textarea"),)),
+        _activity_system(),
+    ),
+    title_field="subject",
+)
+
+ACTIVITY_LAYOUTS: dict[str, Layout] = {"task": TASK, "call": CALL, "meeting": EVENT}
+
+
+def layout_of(object_key: str, record) -> Layout:  # noqa: ANN001
+    """The layout a record shows in: an activity's depends on its kind (task, call or event)."""
+    if object_key == "activity":
+        return ACTIVITY_LAYOUTS.get(record.kind, TASK)
+    return LAYOUTS[object_key]

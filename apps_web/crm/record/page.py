@@ -13,25 +13,26 @@ from ...identity.models import User
 from ...ui import fmt_date, fmt_datetime, iso_date, money, number
 from ...world import WorldClock
 from .. import picklists as pl
-from ..models import Account, Contact
 from ..objects import OBJECTS
 from .layouts import LAYOUTS, PART_LABELS, PART_OPTIONS, PART_REQUIRED, FieldDef, Layout
-from .related import load_activities, related_lists
+from .related import KIND_LABEL, load_activities, related_lists
 from .timeline import build_timeline
 
 TABS = ("details", "related", "activity")
-LOOKUP_MODELS = {"account": Account, "contact": Contact}
 
 
 def record_title(object_key: str, record: Any) -> str:
     if object_key == "case":
         return record.case_number
+    if object_key == "activity":
+        return record.subject
     return record.name
 
 
 def record_label(object_key: str, record: Any) -> str:
-    """How toasts name a record: Account "Acme Corp"."""
-    return f'{OBJECTS[object_key].label} "{record_title(object_key, record)}"'
+    """How toasts name a record: Account "Acme Corp", Task "Send the quote"."""
+    label = KIND_LABEL.get(record.kind, "Task") if object_key == "activity" else OBJECTS[object_key].label
+    return f'{label} "{record_title(object_key, record)}"'
 
 
 @dataclass
@@ -68,16 +69,18 @@ def person_name(record: Any) -> str:
 
 
 def load_refs(session: Session, layout: Layout, record: Any) -> dict[str, tuple[str, str]]:
-    """Labels and links of the records that lookup fields point at (one get each)."""
+    """Labels and links of the records that lookup fields point at (one get each). An activity's
+    "Related To" points at a record of any object (``related_type`` + ``related_id``)."""
     refs: dict[str, tuple[str, str]] = {}
     for _title, fields in layout.sections + (("", layout.highlights),):
         for f in fields:
-            if f.kind != "lookup" or f.name in refs:
+            if f.kind not in ("lookup", "related") or f.name in refs:
                 continue
-            target_id = getattr(record, f.name, None)
-            target = session.get(LOOKUP_MODELS[f.lookup], target_id) if target_id else None
+            key = record.related_type if f.kind == "related" else f.lookup
+            target_id = record.related_id if f.kind == "related" else getattr(record, f.name, None)
+            target = session.get(OBJECTS[key].model, target_id) if target_id and key in OBJECTS else None
             if target is not None:
-                refs[f.name] = (target.name, OBJECTS[f.lookup].url(target.id))
+                refs[f.name] = (record_title(key, target), OBJECTS[key].url(target.id))
     return refs
 
 
@@ -92,6 +95,8 @@ def display_row(f: FieldDef, record: Any, refs: dict, users: dict[int, User]) ->
         row.text = fmt_datetime(record.updated_at)
     elif f.name == "opened":
         row.text = fmt_datetime(record.created_at)
+    elif f.name == "kind":
+        row.text = KIND_LABEL.get(value, "Task")
     elif kind == "name":
         row.text = person_name(record)
     elif kind == "address":
@@ -104,7 +109,7 @@ def display_row(f: FieldDef, record: Any, refs: dict, users: dict[int, User]) ->
         tail = " ".join(p for p in rest[2:-1] if p)
         row.lines = [ln for ln in (street, " ".join(p for p in (city_line, tail) if p), rest[-1]) if ln]
         row.text = "\n".join(row.lines)
-    elif kind == "lookup":
+    elif kind in ("lookup", "related"):
         if f.name in refs:
             row.text, row.href = refs[f.name]
             row.lookup_label = row.text

@@ -124,7 +124,7 @@ def _activities(session, users, scope, limit, preloaded: list[Activity] | None =
     else:
         q = select(Activity).where(scope).order_by(Activity.due_date.desc(), Activity.start_at.desc(), Activity.id.desc())
         acts, total = _page(session, q, limit), _count(session, Activity, scope)
-    rows = [[Cell(a.subject), Cell(KIND_LABEL.get(a.kind, a.kind)), Cell(fmt_date(activity_date(a))), Cell(a.status if a.kind != "meeting" else ""),
+    rows = [[Cell(a.subject, OBJECTS["activity"].url(a.id)), Cell(KIND_LABEL.get(a.kind, a.kind)), Cell(fmt_date(activity_date(a))), Cell(a.status if a.kind != "meeting" else ""),
              Cell(_owner(users, a.assignee_id))] for a in acts]
     return RelatedList("activities", "Activities", "activity", ["Subject", "Type", "Date", "Status", "Assigned To"], rows,
                        total, new={"label": "New Task", "dialog": "new-task-dialog"})

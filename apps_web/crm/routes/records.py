@@ -1,5 +1,6 @@
 """Record pages of accounts, contacts, leads, opportunities and cases, and their actions:
-inline edit, path (stage/status), delete, close case, contact roles, View All of a related list."""
+inline edit, path (stage/status), delete, close case, contact roles, View All of a related list.
+An activity (task, call, event) has a simpler page: details with inline edit, and delete."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from .. import picklists as pl
 from ..common import get_or_404, record_view, stamp, users_by_id
 from ..models import Contact, OpportunityContactRole
 from ..objects import OBJECTS
-from ..record import LAYOUTS, build_page, record_label, related_list
+from ..record import LAYOUTS, build_activity_page, build_page, layout_of, record_label, related_list
 
 router = APIRouter()
 RECORD_OBJECTS = ("account", "contact", "lead", "opportunity", "case")
@@ -69,6 +70,10 @@ def record_forms(session, object_key: str, record, user, page: dict, form_state:
 def render_record(request: Request, session, user, clock, object_key: str, record, *, tab: str = "details",
                   status_code: int = 200, form_state: dict | None = None, **extra: Any) -> Response:
     """The record page; callers pass what an action left behind (errors, an open dialog)."""
+    if object_key == "activity":  # no tabs, related lists or create dialogs: a page of its own
+        page = build_activity_page(session, record, clock)
+        page.update(extra)
+        return render(request, "crm/activity.html", status_code=status_code, **page)
     page = build_page(session, object_key, record, clock, tab=tab)
     page["forms"] = record_forms(session, object_key, record, user, page, form_state)
     page["base"] = OBJECTS[object_key].url(record.id)
@@ -107,15 +112,17 @@ def _related(object_key: str):
 # -- inline edit ---------------------------------------------------------------------------------------------
 def _inline(object_key: str):
     async def inline_edit(request: Request, record_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
-        from ..validation import derive, validate
+        from ..validation import REQUIRED, derive, validate
 
         record = load(session, object_key, record_id)
         form = await request.form()
-        fd = LAYOUTS[object_key].field(str(form.get("_field", "")))
+        fd = layout_of(object_key, record).field(str(form.get("_field", "")))
         if fd is None or not fd.editable or fd.kind == "readonly":
             raise HTTPException(400, "This field can't be edited.")
         data = {c: str(form.get(c, "")).replace("\r\n", "\n").strip() for c in fd.columns}  # textareas post CRLF
         cleaned, errors = validate(object_key, data, session, partial=True, record_id=record.id)
+        if fd.required and not fd.parts and not data[fd.name]:  # the page marks it required even where the API allows blank
+            errors.setdefault(fd.name, REQUIRED)
         if errors:
             return render_record(request, session, user, clock, object_key, record, tab="details", status_code=422,
                                  inline_open=fd.name, inline_values=data, inline_errors=errors)
@@ -173,15 +180,22 @@ def _path(object_key: str):
 
 
 # -- delete ----------------------------------------------------------------------------------------------
+def after_delete(object_key: str, record) -> str:
+    """Where a delete lands: the object's list; for an activity (no list of its own) the record it was about."""
+    if object_key != "activity":
+        return OBJECTS[object_key].path
+    return record_url(record.related_type, record.related_id, "activity") if record.related_type in RECORD_OBJECTS else "/"
+
+
 def _delete(object_key: str):
     def delete(request: Request, record_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
         from ..deletion import delete_record
 
         record = load(session, object_key, record_id)
-        label = record_label(object_key, record)
+        label, target = record_label(object_key, record), after_delete(object_key, record)  # read before the rows go
         delete_record(session, object_key, record.id)
         session.commit()
-        return redirect(request, OBJECTS[object_key].path, toast=f"{label} was deleted.")
+        return redirect(request, target, toast=f"{label} was deleted.")
 
     return delete
 
@@ -194,6 +208,12 @@ for _key in RECORD_OBJECTS:
     router.add_api_route(_path_prefix + "/delete", _delete(_key), methods=["POST"], name=f"{_key}_delete", include_in_schema=False)
     if _key in PATH_VALUES:
         router.add_api_route(_path_prefix + "/path", _path(_key), methods=["POST"], name=f"{_key}_path", include_in_schema=False)
+
+# An activity's page (Mark Complete is in routes/activities.py).
+_path_prefix = OBJECTS["activity"].path + "/{record_id:int}"
+router.add_api_route(_path_prefix, _view("activity"), methods=["GET"], name="activity_record", include_in_schema=False)
+router.add_api_route(_path_prefix + "/inline", _inline("activity"), methods=["POST"], name="activity_inline", include_in_schema=False)
+router.add_api_route(_path_prefix + "/delete", _delete("activity"), methods=["POST"], name="activity_delete", include_in_schema=False)
 
 
 # -- opportunity contact roles ------------------------------------------------------------------------------
