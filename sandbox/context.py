@@ -132,7 +132,6 @@ class EpisodeContext:
 
 # A same-site document on an app's host that needs no world and no session: the kit's stylesheet.
 WARM_PATH = "/_ui/static/ui.css"
-WARM_JS = "paths => Promise.all(paths.map(p => fetch(p).then(r => r.arrayBuffer(), () => null)))"
 FONTS_READY_JS = "() => document.fonts.ready.then(() => true)"
 
 
@@ -158,7 +157,7 @@ async def prepare_context(
     """A new, never used context and page: the tracker installed, the clock pinned, nobody signed in.
 
     With ``warm_app``, the page is first opened on that app's host (a static file: no world, no
-    session) and ``warm_paths`` (the app's static assets) are fetched and used by a warm document
+    session) and ``warm_paths`` (the app's static assets) are loaded by a warm document
     (:func:`warm_document`), so the episode's start page needs no new renderer process and finds its
     CSS, scripts and fonts cached and parsed. Only public static files are used this way, the same
     for every episode (the kit's scripts keep no state in storage or cookies).
@@ -181,8 +180,7 @@ async def prepare_context(
         if warm_app is not None:
             await page.goto(host.url(warm_app, WARM_PATH), wait_until="load")
             if warm_paths:
-                await page.evaluate(WARM_JS, list(warm_paths))
-                # Written into the same-origin document: no request, no world, nobody signed in.
+                # Written into the same-origin document: no world, nobody signed in.
                 await page.set_content(warm_document(warm_paths), wait_until="load")
                 await page.evaluate(FONTS_READY_JS)
     except BaseException:
