@@ -8,11 +8,10 @@ from sqlmodel import Session
 
 from ...identity.models import User
 from ...world import WorldClock
-from .. import picklists as pl
 from ..models import Activity
 from ..objects import OBJECTS
-from .layouts import PART_LABELS, PART_OPTIONS, PART_REQUIRED, layout_of
-from .page import display_row, load_refs
+from .layouts import layout_of
+from .page import display_row, edit_context, load_refs
 from .timeline import KIND_ICON, KIND_LABEL
 
 
@@ -40,12 +39,5 @@ def build_activity_page(session: Session, record: Activity, clock: WorldClock, u
         "sections": [(title, [display_row(f, record, refs, users) for f in fields]) for title, fields in layout.sections],
         "completable": completable(record),
         "base": OBJECTS["activity"].url(record.id),
-        "users": users,
-        "user_options": [(u.id, u.name) for u in users.values() if u.active],
-        "part_labels": PART_LABELS,
-        "part_options": PART_OPTIONS,
-        "part_required": PART_REQUIRED,
-        "today": clock.today,
-        "now": clock.now,
-        "pl": pl,
+        **edit_context(users, clock),
     }

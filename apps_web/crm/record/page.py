@@ -217,6 +217,20 @@ def delete_note(object_key: str, lists: list) -> str:
     return f"Its {listed} will be deleted too."
 
 
+def edit_context(users: dict[int, User], clock: WorldClock) -> dict[str, Any]:
+    """What the inline-edit fields of any record page need: user choices, address parts, the clock."""
+    return {
+        "users": users,
+        "user_options": [(u.id, u.name) for u in users.values() if u.active],
+        "part_labels": PART_LABELS,
+        "part_options": PART_OPTIONS,
+        "part_required": PART_REQUIRED,
+        "today": clock.today,
+        "now": clock.now,
+        "pl": pl,
+    }
+
+
 def build_page(session: Session, object_key: str, record: Any, clock: WorldClock, *, tab: str = "details",
                users: dict[int, User] | None = None) -> dict:
     from ..common import users_by_id
@@ -242,12 +256,5 @@ def build_page(session: Session, object_key: str, record: Any, clock: WorldClock
         "timeline": build_timeline(session, users, object_key, record.id, clock, activities),
         "tab": tab if tab in TABS else "details",
         "read_only": object_key == "lead" and record.status == pl.LEAD_CONVERTED,
-        "users": users,
-        "user_options": [(u.id, u.name) for u in users.values() if u.active],
-        "part_labels": PART_LABELS,
-        "part_options": PART_OPTIONS,
-        "part_required": PART_REQUIRED,
-        "today": clock.today,
-        "now": clock.now,
-        "pl": pl,
+        **edit_context(users, clock),
     }
