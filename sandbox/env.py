@@ -106,12 +106,14 @@ class AsyncSandboxEnv:
         spec = self._spec_for(seed, options)
         self._seed = spec.seed
         runtime = await self._ensure_runtime(spec.app)
-        if self.episode is not None:
-            old, self.episode = self.episode, None
-            runtime.later(old.close())  # its context closes while the next episode opens
-        self.episode, obs, info = await Episode.open(
-            runtime, spec, observe=self.observe, settings=self.settings, budget=self.budget, keep_world=self.keep_worlds,
-        )
+        old, self.episode = self.episode, None
+        try:
+            self.episode, obs, info = await Episode.open(
+                runtime, spec, observe=self.observe, settings=self.settings, budget=self.budget, keep_world=self.keep_worlds,
+            )
+        finally:
+            if old is not None:  # closed once the next start page is shown: closing a context costs CPU
+                runtime.later(old.close())
         return obs, info
 
     async def step(self, action: Any) -> tuple[Obs, float, bool, bool, Info]:
