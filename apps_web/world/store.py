@@ -9,10 +9,10 @@ import secrets
 import shutil
 import sqlite3
 import time
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from sqlmodel import Session
 
@@ -72,8 +72,18 @@ class World:
         """A SQLModel session for writing to the world (task set-up, tests)."""
         return Session(engine_for(self.path))
 
+    def query(self, sql: str, *args: Any) -> list[tuple]:
+        """The rows of one read-only query (checks, tests and tools; the apps use their sessions)."""
+        with closing(self.connect()) as conn:
+            return conn.execute(sql, args).fetchall()
+
+    def one(self, sql: str, *args: Any) -> tuple | None:
+        """The first row of a read-only query, or None."""
+        rows = self.query(sql, *args)
+        return rows[0] if rows else None
+
     def changelog_seq(self) -> int:
-        with self.connect() as conn:
+        with closing(self.connect()) as conn:
             return changelog.last_seq(conn)
 
     def changes_since(self, seq: int = 0) -> tuple[WorldDiff, int]:

@@ -31,8 +31,7 @@ def client(host) -> TestClient:
 
 
 def a_user(world) -> str:
-    with world.connect() as conn:
-        return conn.execute("SELECT username FROM identity_user WHERE role = 'sales_rep' ORDER BY id").fetchone()[0]
+    return world.one("SELECT username FROM identity_user WHERE role = 'sales_rep' ORDER BY id")[0]
 
 
 def test_unknown_host_names_the_apps(client: TestClient) -> None:

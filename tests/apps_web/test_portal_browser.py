@@ -11,8 +11,7 @@ from apps_web.identity.models import User
 
 
 def rep(world) -> str:
-    with world.connect() as conn:
-        return conn.execute("SELECT username FROM identity_user WHERE role = 'sales_rep' ORDER BY id").fetchone()[0]
+    return world.one("SELECT username FROM identity_user WHERE role = 'sales_rep' ORDER BY id")[0]
 
 
 def test_sign_in_launcher_open_app_sign_out(browser: Browser, live_host) -> None:

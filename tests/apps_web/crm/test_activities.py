@@ -14,18 +14,7 @@ NOW = "2026-03-16 09:30:00.000000"  # the world clock, as SQLite stores it
 
 
 def rep(world) -> tuple[str, int]:
-    with world.connect() as conn:
-        return conn.execute("SELECT username, id FROM identity_user WHERE role = 'sales_rep' ORDER BY id").fetchone()
-
-
-def sql(world, query: str, *args) -> list[tuple]:
-    with world.connect() as conn:
-        return conn.execute(query, args).fetchall()
-
-
-def one(world, query: str, *args):
-    rows = sql(world, query, *args)
-    return rows[0] if rows else None
+    return world.one("SELECT username, id FROM identity_user WHERE role = 'sales_rep' ORDER BY id")
 
 
 @pytest.fixture()
@@ -39,8 +28,8 @@ def fresh(browser: Browser, live_host):
 def test_log_a_call_from_the_timeline(fresh, live_host) -> None:
     world, page = fresh
     user_id = rep(world)[1]
-    acct_id = one(world, "SELECT id FROM crm_account ORDER BY id LIMIT 1")[0]
-    before = one(world, "SELECT max(id) FROM crm_activity")[0]
+    acct_id = world.one("SELECT id FROM crm_account ORDER BY id LIMIT 1")[0]
+    before = world.one("SELECT max(id) FROM crm_activity")[0]
     page.goto(live_host.url("crm", f"/accounts/{acct_id}"))
     page.get_by_role("tab", name="Activity", exact=True).click()
     composer = page.get_by_role("region", name="Activity composer")
@@ -54,15 +43,15 @@ def test_log_a_call_from_the_timeline(fresh, live_host) -> None:
     expect(page).to_have_url(re.compile(r"\?tab=activity$"))
     past = page.get_by_role("region", name="Past Activities")
     expect(past.get_by_text("Call about the renewal")).to_be_visible()
-    rows = sql(world, """SELECT kind, subject, status, call_result, description, related_type, related_id, assignee_id, due_date, completed_at
+    rows = world.query("""SELECT kind, subject, status, call_result, description, related_type, related_id, assignee_id, due_date, completed_at
         FROM crm_activity WHERE id > ?""", before)
     assert rows == [("call", "Call about the renewal", "Completed", "Connected", "Asked for a quote by Friday.", "account", acct_id, user_id, "2026-03-16", NOW)]
 
 
 def test_new_task_and_new_event_from_the_composer(fresh, live_host) -> None:
     world, page = fresh
-    opp_id = one(world, "SELECT id FROM crm_opportunity WHERE stage = 'Prospecting' ORDER BY id LIMIT 1")[0]
-    before = one(world, "SELECT max(id) FROM crm_activity")[0]
+    opp_id = world.one("SELECT id FROM crm_opportunity WHERE stage = 'Prospecting' ORDER BY id LIMIT 1")[0]
+    before = world.one("SELECT max(id) FROM crm_activity")[0]
     page.goto(live_host.url("crm", f"/opportunities/{opp_id}?tab=activity"))
     composer = page.get_by_role("region", name="Activity composer")
     composer.get_by_role("tab", name="New Task").click()
@@ -82,7 +71,7 @@ def test_new_task_and_new_event_from_the_composer(fresh, live_host) -> None:
     panel.get_by_label("Start").fill("2026-03-18T14:00")
     panel.get_by_role("button", name="Save").click()
     expect(upcoming.get_by_text("On-site demo")).to_be_visible()
-    rows = sql(world, """SELECT kind, subject, status, priority, due_date, start_at, end_at, location, related_type, related_id
+    rows = world.query("""SELECT kind, subject, status, priority, due_date, start_at, end_at, location, related_type, related_id
         FROM crm_activity WHERE id > ? ORDER BY id""", before)
     assert rows == [
         ("task", "Send the pricing sheet", "Not Started", "High", "2026-03-20", None, None, None, "opportunity", opp_id),
@@ -92,8 +81,8 @@ def test_new_task_and_new_event_from_the_composer(fresh, live_host) -> None:
 
 def test_composer_requires_a_subject_and_saves_nothing_without_one(fresh, live_host) -> None:
     world, page = fresh
-    case_id = one(world, "SELECT id FROM crm_case ORDER BY id LIMIT 1")[0]
-    n = one(world, "SELECT count(*) FROM crm_activity")[0]
+    case_id = world.one("SELECT id FROM crm_case ORDER BY id LIMIT 1")[0]
+    n = world.one("SELECT count(*) FROM crm_activity")[0]
     page.goto(live_host.url("crm", f"/cases/{case_id}?tab=activity"))
     composer = page.get_by_role("region", name="Activity composer")
     composer.get_by_role("tab", name="New Task").click()
@@ -102,40 +91,40 @@ def test_composer_requires_a_subject_and_saves_nothing_without_one(fresh, live_h
     panel = page.get_by_role("region", name="Activity composer").get_by_role("tabpanel", name="New Task")
     expect(panel).to_be_visible()
     expect(panel.locator(".error-text")).to_have_text("Complete this field.")
-    assert one(world, "SELECT count(*) FROM crm_activity")[0] == n
+    assert world.one("SELECT count(*) FROM crm_activity")[0] == n
 
 
 def test_complete_a_task_from_the_timeline(fresh, live_host) -> None:
     world, page = fresh
-    task_id, subject, rtype, rid = one(world, """SELECT id, subject, related_type, related_id FROM crm_activity
+    task_id, subject, rtype, rid = world.one("""SELECT id, subject, related_type, related_id FROM crm_activity
         WHERE kind = 'task' AND status <> 'Completed' AND related_type = 'contact' ORDER BY id LIMIT 1""")
     page.goto(live_host.url("crm", f"/contacts/{rid}?tab=activity"))
     upcoming = page.get_by_role("region", name="Upcoming & Overdue")
     upcoming.get_by_role("checkbox", name=f"Mark complete: {subject}").click()  # submits at once
     expect(page.locator(".toast")).to_contain_text(f'Task "{subject}" was marked complete.')
     expect(page.get_by_role("region", name="Past Activities").get_by_role("checkbox", name=f"Completed task: {subject}")).to_be_checked()
-    assert one(world, "SELECT status, completed_at FROM crm_activity WHERE id = ?", task_id) == ("Completed", NOW)
+    assert world.one("SELECT status, completed_at FROM crm_activity WHERE id = ?", task_id) == ("Completed", NOW)
 
 
 def test_new_task_from_the_related_list_dialog(fresh, live_host) -> None:
     world, page = fresh
-    lead_id = one(world, "SELECT id FROM crm_lead WHERE status = 'Working - Contacted' ORDER BY id LIMIT 1")[0]
+    lead_id = world.one("SELECT id FROM crm_lead WHERE status = 'Working - Contacted' ORDER BY id LIMIT 1")[0]
     page.goto(live_host.url("crm", f"/leads/{lead_id}?tab=related"))
     page.get_by_role("article", name=re.compile("^Activities")).get_by_role("button", name="New Task").click()
     dialog = page.get_by_role("dialog", name="New Task")
     dialog.get_by_label("Subject").fill("Qualify budget")
     dialog.get_by_role("button", name="Save").click()
     expect(page.locator(".toast")).to_contain_text('Task "Qualify budget" was created.')
-    n = one(world, "SELECT count(*) FROM crm_activity WHERE related_type = 'lead' AND related_id = ?", lead_id)[0]
+    n = world.one("SELECT count(*) FROM crm_activity WHERE related_type = 'lead' AND related_id = ?", lead_id)[0]
     expect(page.get_by_role("heading", name=f"Activities ({n})")).to_be_visible()
-    assert one(world, "SELECT kind, status FROM crm_activity WHERE subject = 'Qualify budget' AND related_type = 'lead' AND related_id = ?", lead_id) == ("task", "Not Started")
+    assert world.one("SELECT kind, status FROM crm_activity WHERE subject = 'Qualify budget' AND related_type = 'lead' AND related_id = ?", lead_id) == ("task", "Not Started")
 
 
 def test_add_a_note(fresh, live_host) -> None:
     world, page = fresh
     user_id = rep(world)[1]
-    case_id = one(world, "SELECT id FROM crm_case ORDER BY id LIMIT 1")[0]
-    n = one(world, "SELECT count(*) FROM crm_note WHERE related_type = 'case' AND related_id = ?", case_id)[0]
+    case_id = world.one("SELECT id FROM crm_case ORDER BY id LIMIT 1")[0]
+    n = world.one("SELECT count(*) FROM crm_note WHERE related_type = 'case' AND related_id = ?", case_id)[0]
     page.goto(live_host.url("crm", f"/cases/{case_id}?tab=related"))
     notes = page.get_by_role("article", name=re.compile("^Notes"))
     expect(notes.get_by_role("heading", name=f"Notes ({n})")).to_be_visible()
@@ -151,7 +140,7 @@ def test_add_a_note(fresh, live_host) -> None:
     notes = page.get_by_role("article", name=re.compile("^Notes"))
     expect(notes.get_by_role("heading", name=f"Notes ({n + 1})")).to_be_visible()
     expect(notes.get_by_text("Customer escalation <b>call</b>")).to_be_visible()
-    assert sql(world, "SELECT title, body, owner_id, created_at FROM crm_note WHERE related_type = 'case' AND related_id = ? ORDER BY id DESC LIMIT 1", case_id) == [
+    assert world.query("SELECT title, body, owner_id, created_at FROM crm_note WHERE related_type = 'case' AND related_id = ? ORDER BY id DESC LIMIT 1", case_id) == [
         ("Customer escalation <b>call</b>", "Agreed on a workaround.\nFollow up Monday.", user_id, NOW)]
 
 
@@ -164,13 +153,13 @@ def related_name(world, related_type: str, related_id: int) -> str:
         "lead": "SELECT trim(coalesce(first_name, '') || ' ' || last_name) FROM crm_lead WHERE id = ?",
         "case": "SELECT case_number FROM crm_case WHERE id = ?",
     }[related_type]
-    return one(world, query, related_id)[0]
+    return world.one(query, related_id)[0]
 
 
 def open_task(world, user_id: int, *where: str) -> tuple:
     """(id, subject, related_type, related_id) of one of the user's open tasks."""
     extra = "".join(f" AND {w}" for w in where)
-    return one(world, f"""SELECT id, subject, related_type, related_id FROM crm_activity
+    return world.one(f"""SELECT id, subject, related_type, related_id FROM crm_activity
         WHERE kind = 'task' AND status <> 'Completed' AND assignee_id = ?{extra} ORDER BY id LIMIT 1""", user_id)
 
 
@@ -178,7 +167,7 @@ def test_open_a_task_from_home_and_see_its_details(fresh, live_host) -> None:
     world, page = fresh
     user_id = rep(world)[1]
     task_id, subject, rtype, rid = open_task(world, user_id, "related_type = 'opportunity'", "description IS NOT NULL")
-    status, priority, description = one(world, "SELECT status, priority, description FROM crm_activity WHERE id = ?", task_id)
+    status, priority, description = world.one("SELECT status, priority, description FROM crm_activity WHERE id = ?", task_id)
     page.goto(live_host.url("crm", "/"))
     page.locator(f'.task-item[data-task-id="{task_id}"]').get_by_role("link", name=subject, exact=True).click()
     expect(page).to_have_url(re.compile(rf"/activities/{task_id}$"))
@@ -191,7 +180,7 @@ def test_open_a_task_from_home_and_see_its_details(fresh, live_host) -> None:
     expect(details.locator("#detail-kind .detail-value")).to_have_text("Task")
     expect(details.locator("#detail-description .detail-value")).to_have_text(description)
     expect(page.get_by_role("button", name="Mark Complete")).to_be_visible()
-    assert one(world, "SELECT object_type, record_id FROM crm_recent_view ORDER BY id DESC LIMIT 1") == ("activity", task_id)
+    assert world.one("SELECT object_type, record_id FROM crm_recent_view ORDER BY id DESC LIMIT 1") == ("activity", task_id)
 
     # "Related To" leads to the record the task is about.
     highlights.get_by_role("link", name=related_name(world, rtype, rid)).click()
@@ -208,14 +197,14 @@ def test_inline_edit_a_task(fresh, live_host) -> None:
     form.get_by_role("button", name="Save").click()
     expect(page.locator("#detail-status .detail-value")).to_have_text("In Progress")
     expect(page.get_by_role("region", name="Highlights")).to_contain_text("In Progress")
-    assert one(world, "SELECT status, completed_at, updated_at FROM crm_activity WHERE id = ?", task_id) == ("In Progress", None, NOW)
+    assert world.one("SELECT status, completed_at, updated_at FROM crm_activity WHERE id = ?", task_id) == ("In Progress", None, NOW)
 
     # A blank subject is refused with the field's message; nothing is saved.
     page.get_by_role("button", name="Edit Subject", exact=True).click()
     page.get_by_role("form", name="Edit Subject").get_by_label("Subject").fill("")
     page.get_by_role("form", name="Edit Subject").get_by_role("button", name="Save").click()
     expect(page.get_by_role("form", name="Edit Subject").locator(".error-text")).to_have_text("Complete this field.")
-    assert one(world, "SELECT subject FROM crm_activity WHERE id = ?", task_id)[0] == subject
+    assert world.one("SELECT subject FROM crm_activity WHERE id = ?", task_id)[0] == subject
 
     page.get_by_role("form", name="Edit Subject").get_by_label("Subject").fill("Send the signed order form")
     page.get_by_role("form", name="Edit Subject").get_by_role("button", name="Save").click()
@@ -224,7 +213,7 @@ def test_inline_edit_a_task(fresh, live_host) -> None:
     page.get_by_role("form", name="Edit Due Date").get_by_label("Due Date").fill("2026-03-27")
     page.get_by_role("form", name="Edit Due Date").get_by_role("button", name="Save").click()
     expect(page.get_by_role("form", name="Edit Due Date")).to_be_hidden()
-    assert one(world, "SELECT subject, due_date, status FROM crm_activity WHERE id = ?", task_id) == ("Send the signed order form", "2026-03-27", "In Progress")
+    assert world.one("SELECT subject, due_date, status FROM crm_activity WHERE id = ?", task_id) == ("Send the signed order form", "2026-03-27", "In Progress")
 
 
 def test_mark_complete_from_the_activity_page(fresh, live_host) -> None:
@@ -236,7 +225,7 @@ def test_mark_complete_from_the_activity_page(fresh, live_host) -> None:
     expect(page).to_have_url(re.compile(rf"/activities/{task_id}$"))  # back on the task, not on its record
     expect(page.locator("#detail-status .detail-value")).to_have_text("Completed")
     expect(page.get_by_role("button", name="Mark Complete")).to_have_count(0)
-    assert one(world, "SELECT status, completed_at FROM crm_activity WHERE id = ?", task_id) == ("Completed", NOW)
+    assert world.one("SELECT status, completed_at FROM crm_activity WHERE id = ?", task_id) == ("Completed", NOW)
 
 
 def test_delete_an_activity_after_confirmation(fresh, live_host) -> None:
@@ -248,14 +237,14 @@ def test_delete_an_activity_after_confirmation(fresh, live_host) -> None:
     expect(dialog).to_contain_text("Are you sure you want to delete this task?")
     dialog.get_by_role("button", name="Cancel").click()
     expect(dialog).to_be_hidden()
-    assert one(world, "SELECT count(*) FROM crm_activity WHERE id = ?", task_id)[0] == 1
+    assert world.one("SELECT count(*) FROM crm_activity WHERE id = ?", task_id)[0] == 1
 
     page.get_by_role("button", name="Delete Task").click()
     dialog.get_by_role("button", name="Delete").click()
     expect(page).to_have_url(re.compile(rf"/accounts/{rid}\?tab=activity$"))  # the record it was about
     expect(page.locator(".toast")).to_contain_text(f'Task "{subject}" was deleted.')
-    assert one(world, "SELECT count(*) FROM crm_activity WHERE id = ?", task_id)[0] == 0
-    assert one(world, "SELECT count(*) FROM crm_account WHERE id = ?", rid)[0] == 1
+    assert world.one("SELECT count(*) FROM crm_activity WHERE id = ?", task_id)[0] == 0
+    assert world.one("SELECT count(*) FROM crm_account WHERE id = ?", rid)[0] == 1
     assert page.goto(live_host.url("crm", f"/activities/{task_id}")).status == 404
 
 
@@ -270,7 +259,7 @@ def test_unknown_activity_is_a_404_in_the_app_look(fresh, live_host) -> None:
 
 def test_timeline_and_related_list_open_an_event_whose_start_edits_in_place(fresh, live_host) -> None:
     world, page = fresh
-    event_id, subject, opp_id, start, end, location = one(world, """SELECT a.id, a.subject, a.related_id, a.start_at, a.end_at, a.location
+    event_id, subject, opp_id, start, end, location = world.one("""SELECT a.id, a.subject, a.related_id, a.start_at, a.end_at, a.location
         FROM crm_activity a WHERE a.kind = 'meeting' AND a.related_type = 'opportunity' AND a.location IS NOT NULL
         AND (SELECT count(*) FROM crm_activity b WHERE b.related_type = 'opportunity' AND b.related_id = a.related_id AND b.subject = a.subject) = 1
         ORDER BY a.id LIMIT 1""")
@@ -296,5 +285,5 @@ def test_timeline_and_related_list_open_an_event_whose_start_edits_in_place(fres
     page.get_by_role("form", name="Edit Start").get_by_label("Start").fill(f"{new_start:%Y-%m-%dT%H:%M}")
     page.get_by_role("form", name="Edit Start").get_by_role("button", name="Save").click()
     expect(page.get_by_role("form", name="Edit Start")).to_be_hidden()
-    assert one(world, "SELECT start_at, end_at, due_date FROM crm_activity WHERE id = ?", event_id) == (
+    assert world.one("SELECT start_at, end_at, due_date FROM crm_activity WHERE id = ?", event_id) == (
         f"{new_start:%Y-%m-%d %H:%M}:00.000000", end, f"{new_start:%Y-%m-%d}")

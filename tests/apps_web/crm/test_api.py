@@ -27,18 +27,7 @@ def client_for(live_host, world: World, username: str | None) -> httpx.Client:
 
 
 def rep_of(world: World) -> tuple[int, str]:
-    with world.connect() as conn:
-        return conn.execute("SELECT id, username FROM identity_user WHERE role = 'sales_rep' ORDER BY id").fetchone()
-
-
-def one(world: World, sql: str, *args):
-    with world.connect() as conn:
-        return conn.execute(sql, args).fetchone()
-
-
-def rows(world: World, sql: str, *args) -> list[tuple]:
-    with world.connect() as conn:
-        return conn.execute(sql, args).fetchall()
+    return world.one("SELECT id, username FROM identity_user WHERE role = 'sales_rep' ORDER BY id")
 
 
 @pytest.fixture(scope="module")
@@ -64,8 +53,8 @@ def test_list_and_get_every_object(shared, path) -> None:
     res = client.get(f"/api/{path}", params={"limit": 5, "order": "id"})
     assert res.status_code == 200
     body = res.json()
-    assert body["total"] == one(world, f"SELECT count(*) FROM {table}")[0]
-    assert [i["id"] for i in body["items"]] == [r[0] for r in rows(world, f"SELECT id FROM {table} ORDER BY id LIMIT 5")]
+    assert body["total"] == world.one(f"SELECT count(*) FROM {table}")[0]
+    assert [i["id"] for i in body["items"]] == [r[0] for r in world.query(f"SELECT id FROM {table} ORDER BY id LIMIT 5")]
     first = body["items"][0]
     got = client.get(f"/api/{path}/{first['id']}")
     assert got.status_code == 200 and got.json() == first
@@ -74,29 +63,29 @@ def test_list_and_get_every_object(shared, path) -> None:
 
 def test_filters_operators_and_sorting(shared) -> None:
     world, client = shared
-    owner = one(world, "SELECT owner_id FROM crm_opportunity GROUP BY owner_id ORDER BY count(*) DESC, owner_id LIMIT 1")[0]
+    owner = world.one("SELECT owner_id FROM crm_opportunity GROUP BY owner_id ORDER BY count(*) DESC, owner_id LIMIT 1")[0]
     res = client.get("/api/opportunities", params={"stage": "Closed Won", "owner_id": owner, "amount__gte": 10000, "order": "-amount", "limit": 200})
     assert res.status_code == 200
-    expected = rows(world, "SELECT id FROM crm_opportunity WHERE stage = 'Closed Won' AND owner_id = ? AND amount >= 10000 ORDER BY amount DESC, id", owner)
+    expected = world.query("SELECT id FROM crm_opportunity WHERE stage = 'Closed Won' AND owner_id = ? AND amount >= 10000 ORDER BY amount DESC, id", owner)
     assert [i["id"] for i in res.json()["items"]] == [r[0] for r in expected] and expected
     # Repeated parameter = IN; ne keeps nulls; isnull; date comparisons.
     res = client.get("/api/cases?status=New&status=Escalated&closed_at__isnull=true&created_at__gte=2026-01-01&limit=200")
-    expected = rows(world, "SELECT id FROM crm_case WHERE status IN ('New', 'Escalated') AND created_at >= '2026-01-01' ORDER BY case_number, id")
+    expected = world.query("SELECT id FROM crm_case WHERE status IN ('New', 'Escalated') AND created_at >= '2026-01-01' ORDER BY case_number, id")
     assert [i["id"] for i in res.json()["items"]] == [r[0] for r in expected] and expected
     res = client.get("/api/accounts", params={"rating__ne": "Hot", "limit": 1})
-    assert res.json()["total"] == one(world, "SELECT count(*) FROM crm_account WHERE rating IS NULL OR rating != 'Hot'")[0]
+    assert res.json()["total"] == world.one("SELECT count(*) FROM crm_account WHERE rating IS NULL OR rating != 'Hot'")[0]
     res = client.get("/api/leads", params={"status__in": "Open - Not Contacted,Working - Contacted", "limit": 1})
-    assert res.json()["total"] == one(world, "SELECT count(*) FROM crm_lead WHERE status LIKE 'Open%' OR status LIKE 'Working%'")[0]
+    assert res.json()["total"] == world.one("SELECT count(*) FROM crm_lead WHERE status LIKE 'Open%' OR status LIKE 'Working%'")[0]
 
 
 def test_free_text_q_is_case_insensitive(shared) -> None:
     world, client = shared
-    name = one(world, "SELECT name FROM crm_account ORDER BY id LIMIT 1")[0]
+    name = world.one("SELECT name FROM crm_account ORDER BY id LIMIT 1")[0]
     word = name.split()[0]
     res = client.get("/api/accounts", params={"q": word.upper(), "limit": 200}).json()
-    expected = rows(world, "SELECT id FROM crm_account WHERE name LIKE ? OR website LIKE ? OR billing_city LIKE ? OR phone LIKE ? ORDER BY name, id", *[f"%{word}%"] * 4)
+    expected = world.query("SELECT id FROM crm_account WHERE name LIKE ? OR website LIKE ? OR billing_city LIKE ? OR phone LIKE ? ORDER BY name, id", *[f"%{word}%"] * 4)
     assert [i["id"] for i in res["items"]] == [r[0] for r in expected]
-    email = one(world, "SELECT email FROM crm_contact ORDER BY id LIMIT 1")[0]
+    email = world.one("SELECT email FROM crm_contact ORDER BY id LIMIT 1")[0]
     assert [i["email"] for i in client.get("/api/contacts", params={"q": email}).json()["items"]] == [email]
 
 
@@ -124,11 +113,11 @@ def test_lookups(shared) -> None:
     res = client.get("/api/lookup/accounts", params={"q": ""}).json()
     assert len(res) == 10 and [r["label"] for r in res] == sorted(r["label"] for r in res)
     assert set(res[0]) == {"id", "label", "sublabel"}
-    name = one(world, "SELECT name FROM crm_account ORDER BY id DESC LIMIT 1")[0]
+    name = world.one("SELECT name FROM crm_account ORDER BY id DESC LIMIT 1")[0]
     assert name in [r["label"] for r in client.get("/api/lookup/accounts", params={"q": name.lower()}).json()]
     users = client.get("/api/lookup/users", params={"q": "a"}).json()
     assert users and all(r["sublabel"] for r in users)
-    case = one(world, "SELECT id, case_number FROM crm_case ORDER BY id LIMIT 1")
+    case = world.one("SELECT id, case_number FROM crm_case ORDER BY id LIMIT 1")
     assert client.get("/api/lookup/cases", params={"q": case[1]}).json()[0]["id"] == case[0]
     for name in ("contacts", "opportunities", "leads", "contact"):
         assert client.get(f"/api/lookup/{name}", params={"q": "e"}).status_code == 200
@@ -167,26 +156,26 @@ BAD = {
 def test_create_update_delete_every_object(fresh, path) -> None:
     world, client, user_id = fresh
     table = OBJECTS[path]
-    ids = {"account": one(world, "SELECT min(id) FROM crm_account")[0], "contact": one(world, "SELECT min(id) FROM crm_contact")[0]}
+    ids = {"account": world.one("SELECT min(id) FROM crm_account")[0], "contact": world.one("SELECT min(id) FROM crm_contact")[0]}
     res = client.post(f"/api/{path}", json=NEW[path](ids))
     assert res.status_code == 201, res.text
     created = res.json()
     assert res.headers["location"] == f"/api/{path}/{created['id']}"
-    row = one(world, f"SELECT created_at, updated_at, created_by_id FROM {table} WHERE id = ?", created["id"])
+    row = world.one(f"SELECT created_at, updated_at, created_by_id FROM {table} WHERE id = ?", created["id"])
     now = str(world.clock.now)
     assert row[0].startswith(now) and row[1].startswith(now) and row[2] == user_id
     owner_col = "assignee_id" if path == "activities" else "owner_id"
-    assert one(world, f"SELECT {owner_col} FROM {table} WHERE id = ?", created["id"])[0] == user_id  # defaults to me
+    assert world.one(f"SELECT {owner_col} FROM {table} WHERE id = ?", created["id"])[0] == user_id  # defaults to me
 
     patch = {"description": "Updated via API"} if path != "notes" else {"body": "Updated via API"}
     res = client.patch(f"/api/{path}/{created['id']}", json=patch)
     assert res.status_code == 200, res.text
     column = next(iter(patch))
-    assert one(world, f"SELECT {column} FROM {table} WHERE id = ?", created["id"])[0] == "Updated via API"
+    assert world.one(f"SELECT {column} FROM {table} WHERE id = ?", created["id"])[0] == "Updated via API"
 
     res = client.delete(f"/api/{path}/{created['id']}")
     assert res.status_code == 200 and res.json()["deleted"][path.removesuffix("s").replace("opportunitie", "opportunity").replace("activitie", "activity")] == 1
-    assert one(world, f"SELECT count(*) FROM {table} WHERE id = ?", created["id"])[0] == 0
+    assert world.one(f"SELECT count(*) FROM {table} WHERE id = ?", created["id"])[0] == 0
     assert client.get(f"/api/{path}/{created['id']}").status_code == 404
     assert client.patch(f"/api/{path}/{created['id']}", json=patch).status_code == 404
     assert client.delete(f"/api/{path}/{created['id']}").status_code == 404
@@ -196,62 +185,62 @@ def test_create_update_delete_every_object(fresh, path) -> None:
 def test_invalid_writes_save_nothing(fresh, path) -> None:
     world, client, _ = fresh
     table = OBJECTS[path]
-    before = rows(world, f"SELECT * FROM {table} ORDER BY id")
+    before = world.query(f"SELECT * FROM {table} ORDER BY id")
     payload, fields = BAD[path]
     res = client.post(f"/api/{path}", json=payload)
     assert res.status_code == 422, res.text
     assert set(res.json()["errors"]) == fields and res.json()["detail"]
-    first_id = one(world, f"SELECT min(id) FROM {table}")[0]
+    first_id = world.one(f"SELECT min(id) FROM {table}")[0]
     res = client.patch(f"/api/{path}/{first_id}", json=payload)
     assert res.status_code == 422
     assert client.post(f"/api/{path}", json={"id": 5, "bogus": 1}).status_code == 422
     assert client.post(f"/api/{path}", json=[1, 2]).status_code == 422
-    assert rows(world, f"SELECT * FROM {table} ORDER BY id") == before
+    assert world.query(f"SELECT * FROM {table} ORDER BY id") == before
 
 
 def test_stage_sets_probability_and_forecast(fresh) -> None:
     world, client, _ = fresh
-    opp_id = one(world, "SELECT id FROM crm_opportunity WHERE stage = 'Prospecting' ORDER BY id")[0]
+    opp_id = world.one("SELECT id FROM crm_opportunity WHERE stage = 'Prospecting' ORDER BY id")[0]
     res = client.patch(f"/api/opportunities/{opp_id}", json={"stage": "Negotiation/Review"})
     assert res.status_code == 200
-    assert one(world, "SELECT stage, probability, forecast_category FROM crm_opportunity WHERE id = ?", opp_id) == ("Negotiation/Review", 90, "Commit")
+    assert world.one("SELECT stage, probability, forecast_category FROM crm_opportunity WHERE id = ?", opp_id) == ("Negotiation/Review", 90, "Commit")
     client.patch(f"/api/opportunities/{opp_id}", json={"stage": "Closed Won", "probability": 95})
-    assert one(world, "SELECT probability, forecast_category FROM crm_opportunity WHERE id = ?", opp_id) == (95, "Closed")
+    assert world.one("SELECT probability, forecast_category FROM crm_opportunity WHERE id = ?", opp_id) == (95, "Closed")
 
 
 def test_cases_are_numbered_and_closing_stamps_closed_at(fresh) -> None:
     world, client, _ = fresh
-    top = one(world, "SELECT max(case_number) FROM crm_case")[0]
+    top = world.one("SELECT max(case_number) FROM crm_case")[0]
     case = client.post("/api/cases", json={"subject": "Gateway offline", "origin": "Phone"}).json()
     assert case["case_number"] == f"{int(top) + 1:08d}" and case["status"] == "New" and case["closed_at"] is None
     client.patch(f"/api/cases/{case['id']}", json={"status": "Closed"})
-    assert one(world, "SELECT closed_at FROM crm_case WHERE id = ?", case["id"])[0].startswith(str(world.clock.now))
+    assert world.one("SELECT closed_at FROM crm_case WHERE id = ?", case["id"])[0].startswith(str(world.clock.now))
     client.patch(f"/api/cases/{case['id']}", json={"status": "Working"})
-    assert one(world, "SELECT closed_at FROM crm_case WHERE id = ?", case["id"])[0] is None
+    assert world.one("SELECT closed_at FROM crm_case WHERE id = ?", case["id"])[0] is None
 
 
 def test_converted_leads_cannot_be_edited(fresh) -> None:
     world, client, _ = fresh
-    lead_id = one(world, "SELECT id FROM crm_lead WHERE status = 'Closed - Converted' ORDER BY id")[0]
+    lead_id = world.one("SELECT id FROM crm_lead WHERE status = 'Closed - Converted' ORDER BY id")[0]
     res = client.patch(f"/api/leads/{lead_id}", json={"rating": "Hot"})
     assert res.status_code == 422 and "converted" in res.json()["detail"]
 
 
 def test_deleting_an_account_takes_its_records_along(fresh) -> None:
     world, client, _ = fresh
-    acct = one(world, "SELECT a.id FROM crm_account a WHERE EXISTS (SELECT 1 FROM crm_case c WHERE c.account_id = a.id) AND EXISTS (SELECT 1 FROM crm_opportunity o WHERE o.account_id = a.id) AND EXISTS (SELECT 1 FROM crm_account k WHERE k.parent_id = a.id) ORDER BY a.id")
-    acct = acct[0] if acct else one(world, "SELECT account_id FROM crm_case GROUP BY account_id ORDER BY count(*) DESC, account_id")[0]
-    contacts = [r[0] for r in rows(world, "SELECT id FROM crm_contact WHERE account_id = ?", acct)]
+    acct = world.one("SELECT a.id FROM crm_account a WHERE EXISTS (SELECT 1 FROM crm_case c WHERE c.account_id = a.id) AND EXISTS (SELECT 1 FROM crm_opportunity o WHERE o.account_id = a.id) AND EXISTS (SELECT 1 FROM crm_account k WHERE k.parent_id = a.id) ORDER BY a.id")
+    acct = acct[0] if acct else world.one("SELECT account_id FROM crm_case GROUP BY account_id ORDER BY count(*) DESC, account_id")[0]
+    contacts = [r[0] for r in world.query("SELECT id FROM crm_contact WHERE account_id = ?", acct)]
     res = client.delete(f"/api/accounts/{acct}")
     assert res.status_code == 200
     counts = res.json()["deleted"]
     assert counts["account"] == 1 and counts["contact"] == len(contacts) and counts.get("opportunity", 0) >= 1 and counts.get("case", 0) >= 1
     for table in ("crm_contact", "crm_opportunity", "crm_case"):
-        assert one(world, f"SELECT count(*) FROM {table} WHERE account_id = ?", acct)[0] == 0
-    assert one(world, "SELECT count(*) FROM crm_account WHERE parent_id = ?", acct)[0] == 0
+        assert world.one(f"SELECT count(*) FROM {table} WHERE account_id = ?", acct)[0] == 0
+    assert world.one("SELECT count(*) FROM crm_account WHERE parent_id = ?", acct)[0] == 0
     marks = ",".join("?" * len(contacts))
-    assert one(world, f"SELECT count(*) FROM crm_activity WHERE (related_type = 'account' AND related_id = ?) OR (related_type = 'contact' AND related_id IN ({marks}))", acct, *contacts)[0] == 0
-    assert one(world, f"SELECT count(*) FROM crm_note WHERE related_type = 'account' AND related_id = ?", acct)[0] == 0
+    assert world.one(f"SELECT count(*) FROM crm_activity WHERE (related_type = 'account' AND related_id = ?) OR (related_type = 'contact' AND related_id IN ({marks}))", acct, *contacts)[0] == 0
+    assert world.one(f"SELECT count(*) FROM crm_note WHERE related_type = 'account' AND related_id = ?", acct)[0] == 0
     with world.connect() as conn:
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
     assert client.get(f"/api/accounts/{acct}").status_code == 404
@@ -259,24 +248,24 @@ def test_deleting_an_account_takes_its_records_along(fresh) -> None:
 
 def test_deleting_a_contact_clears_lookups_to_it(fresh) -> None:
     world, client, _ = fresh
-    contact = one(world, "SELECT contact_id FROM crm_case WHERE contact_id IN (SELECT contact_id FROM crm_opportunity_contact_role) AND contact_id IN (SELECT reports_to_id FROM crm_contact) ORDER BY contact_id")[0]
+    contact = world.one("SELECT contact_id FROM crm_case WHERE contact_id IN (SELECT contact_id FROM crm_opportunity_contact_role) AND contact_id IN (SELECT reports_to_id FROM crm_contact) ORDER BY contact_id")[0]
     assert client.delete(f"/api/contacts/{contact}").status_code == 200
-    assert one(world, "SELECT count(*) FROM crm_case WHERE contact_id = ?", contact)[0] == 0
-    assert one(world, "SELECT count(*) FROM crm_opportunity_contact_role WHERE contact_id = ?", contact)[0] == 0
-    assert one(world, "SELECT count(*) FROM crm_contact WHERE reports_to_id = ?", contact)[0] == 0
+    assert world.one("SELECT count(*) FROM crm_case WHERE contact_id = ?", contact)[0] == 0
+    assert world.one("SELECT count(*) FROM crm_opportunity_contact_role WHERE contact_id = ?", contact)[0] == 0
+    assert world.one("SELECT count(*) FROM crm_contact WHERE reports_to_id = ?", contact)[0] == 0
     with world.connect() as conn:
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
 
 
 def test_deleting_an_opportunity_clears_the_converted_lead_link(fresh) -> None:
     world, client, _ = fresh
-    lead_id, opp_id = one(world, "SELECT id, converted_opportunity_id FROM crm_lead WHERE converted_opportunity_id IS NOT NULL ORDER BY id")
-    roles = one(world, "SELECT count(*) FROM crm_opportunity_contact_role WHERE opportunity_id = ?", opp_id)[0]
+    lead_id, opp_id = world.one("SELECT id, converted_opportunity_id FROM crm_lead WHERE converted_opportunity_id IS NOT NULL ORDER BY id")
+    roles = world.one("SELECT count(*) FROM crm_opportunity_contact_role WHERE opportunity_id = ?", opp_id)[0]
     res = client.delete(f"/api/opportunities/{opp_id}")
     assert res.status_code == 200 and res.json()["deleted"]["opportunity"] == 1
-    assert one(world, "SELECT converted_opportunity_id, converted_contact_id IS NOT NULL FROM crm_lead WHERE id = ?", lead_id) == (None, 1)
-    assert roles >= 1 and one(world, "SELECT count(*) FROM crm_opportunity_contact_role WHERE opportunity_id = ?", opp_id)[0] == 0
-    assert one(world, "SELECT count(*) FROM crm_activity WHERE related_type = 'opportunity' AND related_id = ?", opp_id)[0] == 0
+    assert world.one("SELECT converted_opportunity_id, converted_contact_id IS NOT NULL FROM crm_lead WHERE id = ?", lead_id) == (None, 1)
+    assert roles >= 1 and world.one("SELECT count(*) FROM crm_opportunity_contact_role WHERE opportunity_id = ?", opp_id)[0] == 0
+    assert world.one("SELECT count(*) FROM crm_activity WHERE related_type = 'opportunity' AND related_id = ?", opp_id)[0] == 0
 
 
 def test_validate_accepts_form_strings(shared) -> None:
@@ -285,7 +274,7 @@ def test_validate_accepts_form_strings(shared) -> None:
 
     world, _ = shared
     with world.session() as session:
-        account_id = one(world, "SELECT min(id) FROM crm_account")[0]
+        account_id = world.one("SELECT min(id) FROM crm_account")[0]
         cleaned, errors = validate("opportunity", {
             "name": " Big deal ", "stage": "Prospecting", "close_date": "4/30/2026", "amount": "$1,200.50",
             "probability": "", "account_id": str(account_id), "description": "", "owner_id": "",

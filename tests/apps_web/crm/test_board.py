@@ -14,8 +14,7 @@ pytestmark = pytest.mark.browser
 
 
 def rep_of(world) -> tuple[int, str]:
-    with world.connect() as conn:
-        return conn.execute("SELECT id, username FROM identity_user WHERE role = 'sales_rep' ORDER BY id").fetchone()
+    return world.one("SELECT id, username FROM identity_user WHERE role = 'sales_rep' ORDER BY id")
 
 
 @pytest.fixture()
@@ -35,13 +34,11 @@ def page(browser, live_host, world):
 
 
 def opp_row(world, opp_id: int) -> tuple:
-    with world.connect() as conn:
-        return conn.execute("SELECT stage, probability, forecast_category, updated_at FROM crm_opportunity WHERE id = ?", (opp_id,)).fetchone()
+    return world.one("SELECT stage, probability, forecast_category, updated_at FROM crm_opportunity WHERE id = ?", opp_id)
 
 
 def first_in(world, stage: str) -> tuple[int, str]:
-    with world.connect() as conn:
-        return conn.execute("SELECT id, name FROM crm_opportunity WHERE stage = ? ORDER BY close_date, id LIMIT 1", (stage,)).fetchone()
+    return world.one("SELECT id, name FROM crm_opportunity WHERE stage = ? ORDER BY close_date, id LIMIT 1", stage)
 
 
 def column(page: Page, stage: str):

@@ -17,22 +17,11 @@ NOW = "2026-03-16 09:30:00.000000"
 
 
 def rep(world) -> tuple[str, int]:
-    with world.connect() as conn:
-        return conn.execute("SELECT username, id FROM identity_user WHERE role = 'sales_rep' ORDER BY id").fetchone()
-
-
-def sql(world, query: str, *args) -> list[tuple]:
-    with world.connect() as conn:
-        return conn.execute(query, args).fetchall()
-
-
-def one(world, query: str, *args):
-    rows = sql(world, query, *args)
-    return rows[0] if rows else None
+    return world.one("SELECT username, id FROM identity_user WHERE role = 'sales_rep' ORDER BY id")
 
 
 def count(world, table: str) -> int:
-    return one(world, f"SELECT count(*) FROM {table}")[0]
+    return world.one(f"SELECT count(*) FROM {table}")[0]
 
 
 def write(world, query: str, *args) -> None:
@@ -43,7 +32,7 @@ def write(world, query: str, *args) -> None:
 
 def open_lead(world) -> tuple:
     """An open lead whose company matches no account."""
-    return one(world, """SELECT l.id, l.company, l.first_name, l.last_name, l.owner_id FROM crm_lead l
+    return world.one("""SELECT l.id, l.company, l.first_name, l.last_name, l.owner_id FROM crm_lead l
         WHERE l.status = 'Open - Not Contacted' AND l.first_name IS NOT NULL
           AND NOT EXISTS (SELECT 1 FROM crm_account a WHERE lower(a.name) = lower(l.company)) ORDER BY l.id LIMIT 1""")
 
@@ -73,17 +62,17 @@ def test_convert_into_new_account_contact_and_opportunity(fresh, live_host) -> N
     page.wait_for_url(re.compile(rf"/leads/{lead_id}/converted$"))
     expect(page.get_by_role("heading", name="Your lead has been converted")).to_be_visible()
 
-    lead = one(world, "SELECT status, converted_account_id, converted_contact_id, converted_opportunity_id, converted_at FROM crm_lead WHERE id = ?", lead_id)
+    lead = world.one("SELECT status, converted_account_id, converted_contact_id, converted_opportunity_id, converted_at FROM crm_lead WHERE id = ?", lead_id)
     status, acct_id, contact_id, opp_id, converted_at = lead
     assert (status, converted_at) == ("Closed - Converted", NOW)
     assert (count(world, "crm_account"), count(world, "crm_contact"), count(world, "crm_opportunity")) == (n_acct + 1, n_contact + 1, n_opp + 1)
-    assert one(world, "SELECT name, owner_id FROM crm_account WHERE id = ?", acct_id) == (company, owner_id)
-    assert one(world, "SELECT first_name, last_name, account_id, owner_id FROM crm_contact WHERE id = ?", contact_id) == (first, last, acct_id, owner_id)
-    assert one(world, "SELECT name, account_id, stage, probability, close_date FROM crm_opportunity WHERE id = ?", opp_id) == (
+    assert world.one("SELECT name, owner_id FROM crm_account WHERE id = ?", acct_id) == (company, owner_id)
+    assert world.one("SELECT first_name, last_name, account_id, owner_id FROM crm_contact WHERE id = ?", contact_id) == (first, last, acct_id, owner_id)
+    assert world.one("SELECT name, account_id, stage, probability, close_date FROM crm_opportunity WHERE id = ?", opp_id) == (
         f"{company}-Platform", acct_id, "Prospecting", 10, "2026-03-31")
-    assert sql(world, "SELECT contact_id, is_primary FROM crm_opportunity_contact_role WHERE opportunity_id = ?", opp_id) == [(contact_id, 1)]
+    assert world.query("SELECT contact_id, is_primary FROM crm_opportunity_contact_role WHERE opportunity_id = ?", opp_id) == [(contact_id, 1)]
     # The lead's history follows the customer.
-    assert one(world, "SELECT related_type, related_id, contact_id FROM crm_activity WHERE subject = 'Intro call prep'") == ("opportunity", opp_id, contact_id)
+    assert world.one("SELECT related_type, related_id, contact_id FROM crm_activity WHERE subject = 'Intro call prep'") == ("opportunity", opp_id, contact_id)
 
     for name in (company, f"{first} {last}", f"{company}-Platform"):
         expect(page.get_by_role("link", name=name, exact=True)).to_be_visible()
@@ -94,7 +83,7 @@ def test_convert_into_new_account_contact_and_opportunity(fresh, live_host) -> N
 def test_convert_into_an_existing_account_without_an_opportunity(fresh, live_host) -> None:
     world, page = fresh
     lead_id, _company, first, last, _owner = open_lead(world)
-    acct_id, acct_name = one(world, "SELECT id, name FROM crm_account ORDER BY id LIMIT 1")
+    acct_id, acct_name = world.one("SELECT id, name FROM crm_account ORDER BY id LIMIT 1")
     write(world, "UPDATE crm_lead SET company = ? WHERE id = ?", acct_name, lead_id)  # the company is already a customer
     n_acct, n_opp = count(world, "crm_account"), count(world, "crm_opportunity")
     page.goto(live_host.url("crm", f"/leads/{lead_id}"))
@@ -110,17 +99,17 @@ def test_convert_into_an_existing_account_without_an_opportunity(fresh, live_hos
     page.wait_for_url(re.compile(rf"/leads/{lead_id}/converted$"))
     expect(page.get_by_text("No opportunity was created.")).to_be_visible()
 
-    status, conv_acct, contact_id, opp_id = one(world, "SELECT status, converted_account_id, converted_contact_id, converted_opportunity_id FROM crm_lead WHERE id = ?", lead_id)
+    status, conv_acct, contact_id, opp_id = world.one("SELECT status, converted_account_id, converted_contact_id, converted_opportunity_id FROM crm_lead WHERE id = ?", lead_id)
     assert (status, conv_acct, opp_id) == ("Closed - Converted", acct_id, None)
     assert (count(world, "crm_account"), count(world, "crm_opportunity")) == (n_acct, n_opp)
-    assert one(world, "SELECT first_name, last_name, account_id FROM crm_contact WHERE id = ?", contact_id) == (first, last, acct_id)
+    assert world.one("SELECT first_name, last_name, account_id FROM crm_contact WHERE id = ?", contact_id) == (first, last, acct_id)
 
 
 def test_convert_with_searched_account_and_existing_contact(fresh, live_host) -> None:
     world, page = fresh
     lead_id = open_lead(world)[0]
-    acct_id, acct_name = one(world, "SELECT a.id, a.name FROM crm_account a WHERE (SELECT count(*) FROM crm_contact c WHERE c.account_id = a.id) >= 2 ORDER BY a.id LIMIT 1")
-    contact_id, contact_last = one(world, "SELECT id, last_name FROM crm_contact WHERE account_id = ? ORDER BY id LIMIT 1", acct_id)
+    acct_id, acct_name = world.one("SELECT a.id, a.name FROM crm_account a WHERE (SELECT count(*) FROM crm_contact c WHERE c.account_id = a.id) >= 2 ORDER BY a.id LIMIT 1")
+    contact_id, contact_last = world.one("SELECT id, last_name FROM crm_contact WHERE account_id = ? ORDER BY id LIMIT 1", acct_id)
     n_contact = count(world, "crm_contact")
     page.goto(live_host.url("crm", f"/leads/{lead_id}/convert"))  # the Convert dialog opens with the page
     dialog = page.get_by_role("dialog", name="Convert Lead")
@@ -131,21 +120,21 @@ def test_convert_with_searched_account_and_existing_contact(fresh, live_host) ->
     expect(wanted).to_be_visible()
     options = dialog.locator("#cv-contact-list .option")
     ids = [int(v) for v in options.evaluate_all("els => els.map(e => e.dataset.value)")]
-    assert contact_id in ids and all(one(world, "SELECT account_id FROM crm_contact WHERE id = ?", i)[0] == acct_id for i in ids)
+    assert contact_id in ids and all(world.one("SELECT account_id FROM crm_contact WHERE id = ?", i)[0] == acct_id for i in ids)
     wanted.click()
     radios = dialog.get_by_role("radio", name="Choose Existing")
     expect(radios.nth(0)).to_be_checked()
     expect(radios.nth(1)).to_be_checked()
     dialog.get_by_role("button", name="Convert").click()
     page.wait_for_url(re.compile(rf"/leads/{lead_id}/converted$"))
-    assert one(world, "SELECT converted_account_id, converted_contact_id FROM crm_lead WHERE id = ?", lead_id) == (acct_id, contact_id)
+    assert world.one("SELECT converted_account_id, converted_contact_id FROM crm_lead WHERE id = ?", lead_id) == (acct_id, contact_id)
     assert count(world, "crm_contact") == n_contact
 
 
 def test_convert_errors_keep_the_dialog_open_and_save_nothing(fresh, live_host) -> None:
     world, page = fresh
     lead_id = open_lead(world)[0]
-    before = sql(world, "SELECT * FROM crm_lead WHERE id = ?", lead_id)
+    before = world.query("SELECT * FROM crm_lead WHERE id = ?", lead_id)
     n_acct = count(world, "crm_account")
     page.goto(live_host.url("crm", f"/leads/{lead_id}"))
     path = page.get_by_role("region", name="Status path")  # the path's last step converts too
@@ -158,13 +147,13 @@ def test_convert_errors_keep_the_dialog_open_and_save_nothing(fresh, live_host) 
     expect(dialog.get_by_role("alert")).to_contain_text("Review the errors")
     expect(dialog.get_by_label("Account Name")).to_have_attribute("aria-invalid", "true")
     assert count(world, "crm_account") == n_acct
-    assert sql(world, "SELECT * FROM crm_lead WHERE id = ?", lead_id) == before
+    assert world.query("SELECT * FROM crm_lead WHERE id = ?", lead_id) == before
 
 
 def test_an_already_converted_lead_is_refused(fresh, live_host) -> None:
     world, page = fresh
-    lead_id = one(world, "SELECT id FROM crm_lead WHERE status = 'Closed - Converted' ORDER BY id LIMIT 1")[0]
-    before = sql(world, "SELECT * FROM crm_lead WHERE id = ?", lead_id)
+    lead_id = world.one("SELECT id FROM crm_lead WHERE status = 'Closed - Converted' ORDER BY id LIMIT 1")[0]
+    before = world.query("SELECT * FROM crm_lead WHERE id = ?", lead_id)
     n_acct = count(world, "crm_account")
     page.goto(live_host.url("crm", f"/leads/{lead_id}"))
     expect(page.get_by_role("status").filter(has_text="This lead was converted")).to_be_visible()
@@ -179,7 +168,7 @@ def test_an_already_converted_lead_is_refused(fresh, live_host) -> None:
         document.body.appendChild(f); f.submit(); }""", lead_id)
     page.wait_for_url(re.compile(rf"/leads/{lead_id}/converted$"))
     expect(page.locator(".toast")).to_contain_text("This lead has already been converted.")
-    assert sql(world, "SELECT * FROM crm_lead WHERE id = ?", lead_id) == before
+    assert world.query("SELECT * FROM crm_lead WHERE id = ?", lead_id) == before
     assert count(world, "crm_account") == n_acct
 
 

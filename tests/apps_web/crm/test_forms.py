@@ -15,13 +15,7 @@ from apps_web.crm.validation import RULES
 
 
 def rep(world) -> tuple[str, int]:
-    with world.connect() as conn:
-        return conn.execute("SELECT username, id FROM identity_user WHERE role = 'sales_rep' ORDER BY id").fetchone()
-
-
-def sql(world, query: str, *args) -> list[tuple]:
-    with world.connect() as conn:
-        return conn.execute(query, args).fetchall()
+    return world.one("SELECT username, id FROM identity_user WHERE role = 'sales_rep' ORDER BY id")
 
 
 @pytest.fixture()
@@ -44,8 +38,8 @@ def open_new(page: Page, live_host, path: str, label: str):
 
 def test_create_contact_with_account_lookup(fresh, live_host) -> None:
     world, page = fresh
-    account_id, account = sql(world, "SELECT id, name FROM crm_account WHERE name LIKE 'Copperleaf Bank%' ORDER BY name LIMIT 1")[0]
-    before = sql(world, "SELECT count(*) FROM crm_contact")[0][0]
+    account_id, account = world.query("SELECT id, name FROM crm_account WHERE name LIKE 'Copperleaf Bank%' ORDER BY name LIMIT 1")[0]
+    before = world.query("SELECT count(*) FROM crm_contact")[0][0]
     dialog = open_new(page, live_host, "/contacts", "Contact")
     expect(dialog.get_by_label("Last Name")).to_be_focused()  # the first field to type in
     dialog.get_by_label("Salutation").select_option("Ms.")
@@ -63,14 +57,14 @@ def test_create_contact_with_account_lookup(fresh, live_host) -> None:
     expect(page).to_have_url(re.compile(r"/contacts/\d+$"))
     new_id = int(page.url.rsplit("/", 1)[1])
     expect(page.get_by_role("status")).to_contain_text('Contact "Ada Quill" was created.')
-    row = sql(world, "SELECT salutation, first_name, last_name, email, title, account_id, owner_id, created_at IS NOT NULL FROM crm_contact WHERE id = ?", new_id)
+    row = world.query("SELECT salutation, first_name, last_name, email, title, account_id, owner_id, created_at IS NOT NULL FROM crm_contact WHERE id = ?", new_id)
     assert row == [("Ms.", "Ada", "Quill", "ada.quill@example.com", "CFO", account_id, rep(world)[1], 1)]
-    assert sql(world, "SELECT count(*) FROM crm_contact")[0][0] == before + 1
+    assert world.query("SELECT count(*) FROM crm_contact")[0][0] == before + 1
 
 
 def test_validation_errors_keep_values_and_save_nothing(fresh, live_host) -> None:
     world, page = fresh
-    before = sql(world, "SELECT count(*) FROM crm_contact")[0][0]
+    before = world.query("SELECT count(*) FROM crm_contact")[0][0]
     dialog = open_new(page, live_host, "/contacts?view=mine", "Contact")
     dialog.get_by_label("First Name").fill("Nolast")
     dialog.get_by_label("Email").fill("not-an-email")
@@ -88,15 +82,15 @@ def test_validation_errors_keep_values_and_save_nothing(fresh, live_host) -> Non
     expect(dialog.get_by_label("First Name")).to_have_value("Nolast")
     expect(dialog.get_by_label("Email")).to_have_value("not-an-email")
     expect(dialog.get_by_label("Email")).to_be_focused()  # the first field in error, in reading order
-    assert sql(world, "SELECT count(*) FROM crm_contact")[0][0] == before
+    assert world.query("SELECT count(*) FROM crm_contact")[0][0] == before
 
     # Fixing the fields saves once.
     last.fill("Fixed")
     dialog.get_by_label("Email").fill("nolast.fixed@example.com")
     dialog.get_by_role("button", name="Save", exact=True).click()
     expect(page).to_have_url(re.compile(r"/contacts/\d+$"))
-    assert sql(world, "SELECT first_name, last_name FROM crm_contact WHERE email = 'nolast.fixed@example.com'") == [("Nolast", "Fixed")]
-    assert sql(world, "SELECT count(*) FROM crm_contact")[0][0] == before + 1
+    assert world.query("SELECT first_name, last_name FROM crm_contact WHERE email = 'nolast.fixed@example.com'") == [("Nolast", "Fixed")]
+    assert world.query("SELECT count(*) FROM crm_contact")[0][0] == before + 1
 
 
 def test_save_and_new_reopens_the_dialog(fresh, live_host) -> None:
@@ -112,11 +106,11 @@ def test_save_and_new_reopens_the_dialog(fresh, live_host) -> None:
     dialog = page.get_by_role("dialog", name="New Account")
     expect(dialog).to_be_visible()
     expect(dialog.get_by_label("Account Name")).to_have_value("")
-    assert sql(world, "SELECT industry, annual_revenue, owner_id FROM crm_account WHERE name = 'Zephyr Kites Ltd.'") == [("Recreation", 1250000.0, rep(world)[1])]
+    assert world.query("SELECT industry, annual_revenue, owner_id FROM crm_account WHERE name = 'Zephyr Kites Ltd.'") == [("Recreation", 1250000.0, rep(world)[1])]
     dialog.get_by_label("Account Name").fill("Zephyr Kites GmbH")
     dialog.get_by_label("Account Name").press("Enter")  # Enter saves (not Save & New)
     expect(page).to_have_url(re.compile(r"/accounts/\d+$"))
-    assert sql(world, "SELECT count(*) FROM crm_account WHERE name LIKE 'Zephyr Kites%'")[0][0] == 2
+    assert world.query("SELECT count(*) FROM crm_account WHERE name LIKE 'Zephyr Kites%'")[0][0] == 2
 
 
 def test_edit_from_row_menu(fresh, live_host) -> None:
@@ -124,7 +118,7 @@ def test_edit_from_row_menu(fresh, live_host) -> None:
     page.goto(live_host.url("crm", "/accounts?sort=name&dir=desc"))
     row = page.locator("table.list-table tbody tr").nth(2)
     record_id = int(row.get_attribute("data-id"))
-    name = sql(world, "SELECT name FROM crm_account WHERE id = ?", record_id)[0][0]
+    name = world.query("SELECT name FROM crm_account WHERE id = ?", record_id)[0][0]
     row.get_by_role("button", name=f"Show Actions: {name}").click()
     row.get_by_role("menuitem", name="Edit").click()
     dialog = page.get_by_role("dialog", name=f"Edit {name}")
@@ -137,12 +131,12 @@ def test_edit_from_row_menu(fresh, live_host) -> None:
 
     expect(page).to_have_url(re.compile(r"/accounts\?view=all&sort=name&dir=desc$"))  # back to the same list
     expect(page.get_by_role("status")).to_contain_text(f'Account "{name}" was saved.')
-    assert sql(world, "SELECT phone, employees, updated_at = '2026-03-16 09:30:00.000000' FROM crm_account WHERE id = ?", record_id) == [("(555) 010-4242", None, 1)]
+    assert world.query("SELECT phone, employees, updated_at = '2026-03-16 09:30:00.000000' FROM crm_account WHERE id = ?", record_id) == [("(555) 010-4242", None, 1)]
 
 
 def test_edit_with_error_reopens_edit_dialog(fresh, live_host) -> None:
     world, page = fresh
-    record_id, name = sql(world, "SELECT id, name FROM crm_account ORDER BY id LIMIT 1")[0]
+    record_id, name = world.query("SELECT id, name FROM crm_account ORDER BY id LIMIT 1")[0]
     page.goto(live_host.url("crm", f"/accounts?edit={record_id}"))
     dialog = page.get_by_role("dialog", name=f"Edit {name}")
     expect(dialog).to_be_visible()
@@ -152,7 +146,7 @@ def test_edit_with_error_reopens_edit_dialog(fresh, live_host) -> None:
     dialog = page.get_by_role("dialog", name=f"Edit {name}")
     expect(dialog.get_by_label("Employees")).to_have_accessible_description(re.compile("whole number"))
     expect(dialog.get_by_label("Account Name")).to_have_accessible_description("Complete this field.")
-    assert sql(world, "SELECT name FROM crm_account WHERE id = ?", record_id) == [(name,)]
+    assert world.query("SELECT name FROM crm_account WHERE id = ?", record_id) == [(name,)]
 
 
 def test_opportunity_stage_sets_default_probability(fresh, live_host) -> None:
@@ -167,7 +161,7 @@ def test_opportunity_stage_sets_default_probability(fresh, live_host) -> None:
     dialog.get_by_label("Amount").fill("48000")
     dialog.get_by_role("button", name="Save", exact=True).click()
     expect(page).to_have_url(re.compile(r"/opportunities/\d+$"))
-    got = sql(world, "SELECT stage, probability, forecast_category, amount, close_date FROM crm_opportunity WHERE name = 'Kite Fleet Renewal'")
+    got = world.query("SELECT stage, probability, forecast_category, amount, close_date FROM crm_opportunity WHERE name = 'Kite Fleet Renewal'")
     assert got == [("Needs Analysis", 20, "Pipeline", 48000.0, "2026-04-30")]
 
 
@@ -181,7 +175,7 @@ def test_script_in_name_renders_as_text(fresh, live_host) -> None:
     page.goto(live_host.url("crm", "/accounts?q=script"))
     link = page.get_by_role("link", name=evil, exact=True)
     expect(link).to_be_visible()
-    assert sql(world, "SELECT count(*) FROM crm_account WHERE name = ?", evil)[0][0] == 1
+    assert world.query("SELECT count(*) FROM crm_account WHERE name = ?", evil)[0][0] == 1
     assert page.locator("table.list-table script").count() == 0
 
 

@@ -19,8 +19,7 @@ OWNER = "(SELECT first_name || ' ' || last_name FROM identity_user u WHERE u.id 
 
 
 def rep_of(world) -> tuple[int, str]:
-    with world.connect() as conn:
-        return conn.execute("SELECT id, username FROM identity_user WHERE role = 'sales_rep' ORDER BY id").fetchone()
+    return world.one("SELECT id, username FROM identity_user WHERE role = 'sales_rep' ORDER BY id")
 
 
 @pytest.fixture(scope="module")
@@ -41,11 +40,6 @@ def page(browser, live_host, world):
     context.close()
 
 
-def sql(world, query: str, *args) -> list[tuple]:
-    with world.connect() as conn:
-        return conn.execute(query, args).fetchall()
-
-
 def subtotals(page: Page, level: str) -> dict[str, tuple[int, float | None]]:
     rows = page.locator(f"tr.subtotal.{level}")
     data = rows.evaluate_all("els => els.map(e => [e.dataset.group, Number(e.dataset.count), e.dataset.total === undefined ? null : Number(e.dataset.total)])")
@@ -59,17 +53,17 @@ def test_list_and_pipeline_report_totals_equal_sql(page: Page, live_host, world)
     page.get_by_role("link", name="Pipeline by Stage and Owner").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Pipeline by Stage and Owner")
 
-    by_stage = {s: (n, t) for s, n, t in sql(world, f"SELECT stage, count(*), sum(amount) FROM crm_opportunity WHERE {OPEN} GROUP BY stage")}
+    by_stage = {s: (n, t) for s, n, t in world.query(f"SELECT stage, count(*), sum(amount) FROM crm_opportunity WHERE {OPEN} GROUP BY stage")}
     got = subtotals(page, "level-1")
     assert list(got) == [s for s in OPEN_STAGES if s in by_stage]  # picklist order, not alphabetical
     for stage, (n, total) in by_stage.items():
         assert got[stage][0] == n and got[stage][1] == pytest.approx(total), stage
-    pairs = {f"{s} / {o}": (n, t) for s, o, n, t in sql(world, f"SELECT stage, {OWNER}, count(*), sum(amount) FROM crm_opportunity o WHERE {OPEN} GROUP BY 1, 2")}
+    pairs = {f"{s} / {o}": (n, t) for s, o, n, t in world.query(f"SELECT stage, {OWNER}, count(*), sum(amount) FROM crm_opportunity o WHERE {OPEN} GROUP BY 1, 2")}
     got2 = subtotals(page, "level-2")
     assert set(got2) == set(pairs)
     for key, (n, total) in pairs.items():
         assert got2[key][0] == n and got2[key][1] == pytest.approx(total), key
-    n, total = sql(world, f"SELECT count(*), sum(amount) FROM crm_opportunity WHERE {OPEN}")[0]
+    n, total = world.query(f"SELECT count(*), sum(amount) FROM crm_opportunity WHERE {OPEN}")[0]
     expect(page.locator("#total-records")).to_have_text(str(n))
     expect(page.locator("#total-measure")).to_have_text(money(total))
     expect(page.locator("tr.grand-total")).to_contain_text(money(total))
@@ -93,7 +87,7 @@ def test_group_by_selector_and_owner_and_date_filters(page: Page, live_host, wor
     page.get_by_role("button", name="Apply").click()
     page.wait_for_url(re.compile(r"g1=lead_source"))
     start, end = date_range("this_quarter", world.clock)
-    rows = sql(world, f"SELECT coalesce(lead_source, '-'), count(*), sum(amount) FROM crm_opportunity WHERE {OPEN} AND owner_id = ?"
+    rows = world.query(f"SELECT coalesce(lead_source, '-'), count(*), sum(amount) FROM crm_opportunity WHERE {OPEN} AND owner_id = ?"
                       " AND close_date >= ? AND close_date < ? GROUP BY 1", user_id, start.isoformat(), end.isoformat())
     got = subtotals(page, "level-1")
     assert {k: (n, pytest.approx(t)) for k, (n, t) in got.items()} == {k: (n, pytest.approx(t)) for k, n, t in rows}
@@ -105,13 +99,13 @@ def test_deals_won_defaults_to_this_quarter_and_cases_count_by_status(page: Page
     page.goto(live_host.url("crm", "/reports/deals-won-this-quarter"))
     expect(page.get_by_label("Close Date")).to_have_value("this_quarter")
     start, end = date_range("this_quarter", world.clock)
-    n, total = sql(world, "SELECT count(*), coalesce(sum(amount), 0) FROM crm_opportunity WHERE stage = 'Closed Won' AND close_date >= ? AND close_date < ?",
+    n, total = world.query("SELECT count(*), coalesce(sum(amount), 0) FROM crm_opportunity WHERE stage = 'Closed Won' AND close_date >= ? AND close_date < ?",
                    start.isoformat(), end.isoformat())[0]
     expect(page.locator("#total-records")).to_have_text(str(n))
     expect(page.locator("#total-measure")).to_have_text(money(total))
 
     page.goto(live_host.url("crm", "/reports/cases-by-status-and-priority"))
-    by_status = dict(sql(world, "SELECT status, count(*) FROM crm_case GROUP BY status"))
+    by_status = dict(world.query("SELECT status, count(*) FROM crm_case GROUP BY status"))
     got = subtotals(page, "level-1")
     assert list(got) == [s for s in CASE_STATUSES if s in by_status]
     assert {k: n for k, (n, _t) in got.items()} == by_status
@@ -122,18 +116,18 @@ def test_sorting_detail_rows_and_detail_toggle(page: Page, live_host, world) -> 
     table = page.get_by_role("table", name="Accounts by Industry")
     table.get_by_role("link", name="Employees").click()
     page.wait_for_url(re.compile(r"sort=employees&dir=asc"))
-    expected = [r[0] for r in sql(world, "SELECT name FROM crm_account ORDER BY employees IS NULL, employees, id")]
+    expected = [r[0] for r in world.query("SELECT name FROM crm_account ORDER BY employees IS NULL, employees, id")]
     expect(table.locator("tr.detail-row td:first-child")).to_have_text(expected)
     expect(table.get_by_role("columnheader", name="Employees")).to_have_attribute("aria-sort", "ascending")
     table.get_by_role("link", name="Employees").click()  # descending; empty values still last
     page.wait_for_url(re.compile(r"dir=desc"))
-    expected = [r[0] for r in sql(world, "SELECT name FROM crm_account ORDER BY employees IS NULL, employees DESC, id")]
+    expected = [r[0] for r in world.query("SELECT name FROM crm_account ORDER BY employees IS NULL, employees DESC, id")]
     expect(table.locator("tr.detail-row td:first-child")).to_have_text(expected)
 
     # Activities by Assignee opens as a summary; Detail Rows adds the rows, grouping kept.
     page.goto(live_host.url("crm", "/reports/activities-by-assignee"))
     expect(page.locator("tr.detail-row")).to_have_count(0)
-    counts = dict(sql(world, "SELECT (SELECT first_name || ' ' || last_name FROM identity_user u WHERE u.id = a.assignee_id), count(*) FROM crm_activity a GROUP BY 1"))
+    counts = dict(world.query("SELECT (SELECT first_name || ' ' || last_name FROM identity_user u WHERE u.id = a.assignee_id), count(*) FROM crm_activity a GROUP BY 1"))
     assert {k: n for k, (n, _t) in subtotals(page, "level-1").items()} == counts
     page.get_by_label("Detail Rows").check()
     page.get_by_role("button", name="Apply").click()
@@ -151,7 +145,7 @@ def test_csv_export_downloads_the_grouped_filtered_rows(page: Page, live_host, w
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0] == ["Stage", "Opportunity Name", "Account Name", "Amount", "Probability (%)", "Close Date", "Opportunity Owner"]
     order = {s: i for i, s in enumerate(OPEN_STAGES)}
-    expected = sql(world, f"SELECT o.stage, o.name, a.name, o.amount, o.id FROM crm_opportunity o LEFT JOIN crm_account a ON a.id = o.account_id WHERE {OPEN}")
+    expected = world.query(f"SELECT o.stage, o.name, a.name, o.amount, o.id FROM crm_opportunity o LEFT JOIN crm_account a ON a.id = o.account_id WHERE {OPEN}")
     expected.sort(key=lambda r: (order[r[0]], -(r[3] or 0), r[4]))  # stage order, then the sort (amount desc), then id
     assert [(r[0], r[1], r[2] or "", float(r[3] or 0)) for r in rows[1:]] == [(s, n, a or "", float(m or 0)) for s, n, a, m, _id in expected]
     assert 'Acme, "Big" <b>Deal</b>' in [r[1] for r in rows[1:]]  # quoted correctly, round-trips
@@ -166,6 +160,6 @@ def test_csv_export_downloads_the_grouped_filtered_rows(page: Page, live_host, w
     assert response["type"].startswith("text/csv")
     assert response["disposition"].startswith("attachment;")
     start, end = date_range("this_quarter", world.clock)
-    mine = sql(world, "SELECT count(*) FROM crm_opportunity WHERE stage = 'Closed Won' AND owner_id = ? AND close_date >= ? AND close_date < ?",
+    mine = world.query("SELECT count(*) FROM crm_opportunity WHERE stage = 'Closed Won' AND owner_id = ? AND close_date >= ? AND close_date < ?",
                rep_of(world)[0], start.isoformat(), end.isoformat())[0][0]
     assert len(list(csv.reader(io.StringIO(response["text"].lstrip("\ufeff"))))) == mine + 1

@@ -12,8 +12,7 @@ pytestmark = pytest.mark.browser
 
 
 def username_of(world) -> str:
-    with world.connect() as conn:
-        return conn.execute("SELECT username FROM identity_user WHERE role = 'sales_rep' ORDER BY id").fetchone()[0]
+    return world.one("SELECT username FROM identity_user WHERE role = 'sales_rep' ORDER BY id")[0]
 
 
 @pytest.fixture(scope="module")
@@ -49,8 +48,7 @@ def search_from_header(page: Page, live_host, text: str) -> None:
 
 
 def count(world, sql: str, *args) -> int:
-    with world.connect() as conn:
-        return conn.execute(sql, args).fetchone()[0]
+    return world.one(sql, *args)[0]
 
 
 def test_search_groups_results_and_clicks_through(page: Page, live_host, world) -> None:
