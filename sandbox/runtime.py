@@ -174,7 +174,7 @@ class Runtime:
 
     def note_assets(self, app: str, paths: list[str]) -> None:
         """Remember an app's static files (seen on its first page) for warming the next spares."""
-        if app not in self.assets and paths:
+        if app not in self.assets:  # recorded even when empty: the start page is read once per app
             self.assets[app] = tuple(dict.fromkeys(paths))
 
     def later(self, coro: Any) -> None:
