@@ -105,10 +105,7 @@ class Studio:
 
                 # The same app host and store, a visible browser of its own, with no spare contexts
                 # prepared in the background (each would be another window over the person's).
-                import inspect
-
-                extra = {"spare_contexts": 0} if "spare_contexts" in inspect.signature(Runtime.start).parameters else {}
-                self.headed_runtime = await Runtime.start(store=self.runtime.store, host=self.runtime.host, headless=False, **extra)
+                self.headed_runtime = await Runtime.start(store=self.runtime.store, host=self.runtime.host, headless=False, spare_contexts=0)
         return self.headed_runtime
 
     def spec_for(self, form: dict[str, Any]) -> Any:
