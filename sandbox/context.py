@@ -11,8 +11,9 @@
 
 A fresh context per episode: no cookies, storage or history can leak from one episode to the next.
 Contexts are never recycled; instead the runtime keeps a *spare* one prepared ahead of time (context,
-page and CDP session created, nothing loaded, nobody signed in) and binds it to the next episode's
-world and persona at reset (:func:`prepare_context`, :func:`bind_context`).
+page and CDP session created, the app's public stylesheets, scripts and fonts loaded by a warm
+document, no world, nobody signed in) and binds it to the next episode's world and persona at reset
+(:func:`prepare_context`, :func:`bind_context`).
 """
 
 from __future__ import annotations
