@@ -25,7 +25,7 @@ import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Callable, Literal
 
 from apps_web.registry import AppSpec
 from apps_web.world import WorldStore
@@ -134,22 +134,34 @@ def _readline(proc: subprocess.Popen, timeout: float) -> str:
     return proc.stdout.readline()
 
 
-def _wait_healthy(port: int, deadline: float, alive: Any) -> None:
+def _wait_healthy(port: int, deadline: float, exited: Callable[[float], bool]) -> None:
+    """Block until the host answers ``/healthz``. Its socket listens before the port is reported, so
+    the request waits in the backlog until the server accepts it: normally one request. After a
+    failed one, wait (briefly) on the host's exit rather than sleep, and ask again."""
     url = f"http://127.0.0.1:{port}/healthz"
-    delay = 0.005
-    while True:
+    while (remaining := deadline - time.monotonic()) > 0:
         try:
-            with urllib.request.urlopen(url, timeout=2) as resp:
+            with urllib.request.urlopen(url, timeout=remaining) as resp:
                 if resp.status == 200:
                     return
         except OSError:
             pass
-        if not alive():
+        if exited(min(0.1, max(remaining, 0.0))):
             raise AppHostError("the app host exited during start-up")
-        if time.monotonic() > deadline:
-            raise AppHostError(f"the app host did not answer {url} within {START_TIMEOUT_S:.0f} s")
-        time.sleep(delay)  # polling a server that is starting: there is no event to wait on
-        delay = min(delay * 2, 0.1)
+    raise AppHostError(f"the app host did not answer {url} within {START_TIMEOUT_S:.0f} s")
+
+
+def _process_exited(proc: subprocess.Popen, timeout: float) -> bool:
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        return False
+    return True
+
+
+def _thread_exited(thread: threading.Thread, timeout: float) -> bool:
+    thread.join(timeout)
+    return not thread.is_alive()
 
 
 @dataclass
@@ -212,7 +224,7 @@ class AppHost:
             if "error" in message:
                 raise AppHostError(f"the app host failed to start: {message['error']}")
             host = cls(port=int(message["port"]), secret=secret, store=store, apps=apps, mode="process", _process=proc)
-            _wait_healthy(host.port, deadline, lambda: proc.poll() is None)
+            _wait_healthy(host.port, deadline, lambda t: _process_exited(proc, t))
         except BaseException:
             proc.kill()
             proc.wait()
@@ -231,7 +243,7 @@ class AppHost:
         thread.start()
         port = sock.getsockname()[1]
         host = cls(port=port, secret=secret, store=store, apps=apps, mode="thread", _server=server, _thread=thread, _sock=sock)
-        _wait_healthy(port, time.monotonic() + START_TIMEOUT_S, thread.is_alive)
+        _wait_healthy(port, time.monotonic() + START_TIMEOUT_S, lambda t: _thread_exited(thread, t))
         return host
 
     # -- addresses ---------------------------------------------------------------------------------
