@@ -72,6 +72,11 @@ def discover() -> tuple[AppSpec, ...]:
     return tuple(sorted(specs.values(), key=lambda s: (s.order, s.name)))
 
 
+def volatile_columns() -> list[str]:
+    """The columns every installed app declares volatile (verifiers ignore their changes)."""
+    return [column for spec in discover() for column in spec.volatile]
+
+
 def get(name: str) -> AppSpec | None:
     return next((s for s in discover() if s.name == name), None)
 

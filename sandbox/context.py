@@ -201,20 +201,7 @@ async def bind_context(ec: EpisodeContext, host: AppHost, world: World, username
     await asyncio.gather(*jobs)
 
 
-async def open_context(
-    browser: Browser, host: AppHost, world: World, username: str | None, settings: BrowserSettings, blackhole: Blackhole | None,
-) -> EpisodeContext:
-    """A new context and page for one episode, bound to ``world`` and signed in as ``username``."""
-    ec = await prepare_context(browser, host, settings, blackhole, world.clock.now)
-    try:
-        await bind_context(ec, host, world, username, settings)
-    except BaseException:
-        await ec.close()
-        raise
-    return ec
-
-
 __all__ = [
-    "Blackhole", "BlockedLog", "BrowserSettings", "EpisodeContext", "bind_context", "context_options", "open_context",
+    "Blackhole", "BlockedLog", "BrowserSettings", "EpisodeContext", "bind_context", "context_options",
     "prepare_context",
 ]

@@ -39,13 +39,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _X = ("x", "start_x", "end_x", "x0", "x1")
 _Y = ("y", "start_y", "end_y", "y0", "y1")
-# Same-origin static files the page loaded (stylesheets, scripts, fonts, images): warmed in spares.
-# The app's stylesheets and scripts, read from the start page's DOM (performance entries are no use:
-# the pinned page clock replaces `performance`). Fonts follow from the stylesheets (see warm_document).
-STATIC_ASSETS_JS = """() => [...document.querySelectorAll('link[rel=stylesheet][href], link[rel=preload][href], script[src]')]
-  .map(e => new URL(e.href || e.src, location.href))
-  .filter(u => u.origin === location.origin && (u.pathname.startsWith('/_ui/static/') || u.pathname.startsWith('/static/')))
-  .map(u => u.pathname + u.search)"""
 OVER = "the episode is over (it was answered, reported infeasible or hit its step limit); call reset() to start a new one"
 
 
@@ -95,9 +88,6 @@ def verify_context_fields(episode: Episode) -> dict[str, Any]:
     """Fields of ``verifiers.VerifyContext`` for the episode's end (used by ``Episode.verify``)."""
     from apps_web import registry
 
-    ignore: list[str] = []
-    for spec in registry.discover():
-        ignore.extend(spec.volatile)
     return {
         "end_db": episode.world.path,
         "diff": episode.changes_since_start(),
@@ -108,7 +98,7 @@ def verify_context_fields(episode: Episode) -> dict[str, Any]:
         "final_screenshot": episode.last_png,
         "steps": list(episode.trajectory),
         "params": dict(episode.spec.params),
-        "ignore": ignore,
+        "ignore": registry.volatile_columns(),
     }
 
 
@@ -191,9 +181,7 @@ class Episode:
             forget = asyncio.ensure_future(watch.cdp.send("Page.resetNavigationHistory"))
             settled, png = await watch.settle_capture(watch.mark(), budget, capture=observe.screenshot != "none", fast=observe.fast_png)
             await forget
-            if spec.app not in runtime.assets:
-                runtime.note_assets(spec.app, await page.evaluate(STATIC_ASSETS_JS))
-            runtime.refill(settings, spec.app)  # the next spare, now that the start page is shown
+            await runtime.start_page_shown(page, settings, spec.app)
             t_page = time.perf_counter()
             obs, extra = await episode._observe(settled, None, png)
         except BaseException:

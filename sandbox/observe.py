@@ -104,16 +104,17 @@ async def capture_png(
         try:
             result = await asyncio.wait_for(cdp.send("Page.captureScreenshot", params), timeout)
             return base64.b64decode(result["data"])
-        except (asyncio.TimeoutError, Exception) as exc:
-            if attempt == 2 or not (isinstance(exc, asyncio.TimeoutError) or "Unable to capture screenshot" in str(exc)):
+        except Exception as exc:
+            retry = isinstance(exc, asyncio.TimeoutError) or "Unable to capture screenshot" in str(exc)
+            if attempt == 2 or not retry:
                 raise
-            # No frame to copy yet (a page that has not painted, a document being swapped): wait for
-            # the page to produce one, then ask again.
-            try:
-                await asyncio.wait_for(cdp.send("Runtime.evaluate", {"expression": _NEXT_FRAME, "awaitPromise": True}), timeout)
-            except Exception:
-                pass
-    raise AssertionError("unreachable")  # pragma: no cover
+        # No frame to copy yet (a page that has not painted, a document being swapped): wait for the
+        # page to produce one, then ask again.
+        try:
+            await asyncio.wait_for(cdp.send("Runtime.evaluate", {"expression": _NEXT_FRAME, "awaitPromise": True}), timeout)
+        except Exception:
+            pass
+    raise AssertionError("unreachable")  # pragma: no cover - the last attempt returns or raises
 
 
 _NEXT_FRAME = "new Promise(r => requestAnimationFrame(() => r(true)))"

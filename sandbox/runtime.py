@@ -23,6 +23,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from apps_web.world import World
 
 
+# The app's stylesheets and scripts, read from a page's DOM (performance entries are no use: the pinned
+# page clock replaces `performance`). Fonts follow from the stylesheets (see context.warm_document).
+STATIC_ASSETS_JS = """() => [...document.querySelectorAll('link[rel=stylesheet][href], link[rel=preload][href], script[src]')]
+  .map(e => new URL(e.href || e.src, location.href))
+  .filter(u => u.origin === location.origin && (u.pathname.startsWith('/_ui/static/') || u.pathname.startsWith('/static/')))
+  .map(u => u.pathname + u.search)"""
+
+
 def default_apps(*extra: str | AppSpec) -> tuple[AppSpec, ...]:
     """Every installed app, plus the named extras (``"playground"`` adds the test pages)."""
     from apps_web import registry
@@ -172,10 +180,12 @@ class Runtime:
                 self.browser, self.host, settings, self.blackhole, warm_app=app, warm_paths=self.assets.get(app, ()),
             )))
 
-    def note_assets(self, app: str, paths: list[str]) -> None:
-        """Remember an app's static files (seen on its first page) for warming the next spares."""
-        if app not in self.assets:  # recorded even when empty: the start page is read once per app
-            self.assets[app] = tuple(dict.fromkeys(paths))
+    async def start_page_shown(self, page: Any, settings: BrowserSettings, app: str) -> None:
+        """An episode's start page is on screen: learn the app's static files from the first one (for
+        warming spares), then start preparing the next spare."""
+        if app not in self.assets:  # recorded even when empty: read once per app
+            self.assets[app] = tuple(dict.fromkeys(await page.evaluate(STATIC_ASSETS_JS)))
+        self.refill(settings, app)
 
     def later(self, coro: Any) -> None:
         """Run clean-up work (closing an episode) in the background; awaited when the runtime closes."""

@@ -175,6 +175,7 @@ def _browserless(inst: TaskInstance, job: Job) -> bool:
 def grade_directly(registry: TaskRegistry, job: Job, out: Outcome) -> None:
     """Grade a browserless job on a forked world: set-up, the direct changes, the final answer, the
     verifier, exactly as the env would after an episode whose agent only answered."""
+    from apps_web.registry import volatile_columns
     from verifiers import VerifyContext
 
     inst = registry.instance(job.task, job.seed)
@@ -189,21 +190,14 @@ def grade_directly(registry: TaskRegistry, job: Job, out: Outcome) -> None:
         answer = getattr(last, "answer", None)
         reason = getattr(last, "report_infeasible", None)
         diff, _ = world.changes_since(seq)
-        ignore = [v for spec in _apps() for v in spec.volatile]
         ctx = VerifyContext(end_db=world.path, diff=diff, instruction=inst.instruction, answer=answer,
-                            infeasible=reason is not None, infeasible_reason=reason, ignore=ignore)
+                            infeasible=reason is not None, infeasible_reason=reason, ignore=volatile_columns())
         verdict = inst.verify(ctx)
         out.passed, out.score, out.reason = bool(verdict.passed), float(verdict.score), verdict.reason
         out.failed_checks = _failed_checks(verdict)
         out.steps = 1
     finally:
         registry.store.drop(world)
-
-
-def _apps() -> Any:
-    from apps_web import registry as apps
-
-    return apps.discover()
 
 
 async def _play_job(pool: Any, registry: TaskRegistry, job: Job, out: Outcome, timeout_s: float, where: dict[str, Any],

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import time
 import traceback
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 from sandbox.agents.base import TaskBrief, agent_name, call, normalize_step
 from sandbox.trajectory import AgentInfo, EpisodeRecord, EpisodeWriter, StepRecord, episode_name
@@ -60,14 +61,20 @@ async def play(
     end_reason = "running"
     error: str | None = None
     phase = "reset"  # what the episode was doing, for the record when the time limit cuts it short
-    clock = ["reset", time.perf_counter()]  # the timing bucket in progress and when it started
+
+    @contextmanager
+    def spent(bucket: str) -> Iterator[None]:
+        """Add the block's time to a timing bucket, also when it is cut short (time limit, error)."""
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            setattr(t, bucket, getattr(t, bucket) + time.perf_counter() - start)
 
     async def body() -> None:
         nonlocal episode, verdict, end_reason, phase
-        t0 = clock[1] = time.perf_counter()
-        episode, obs, info = await Episode.open(runtime, spec, observe=ObserveOptions(screenshot="png"))
-        t.reset = time.perf_counter() - t0
-        clock[0] = None
+        with spent("reset"):
+            episode, obs, info = await Episode.open(runtime, spec, observe=ObserveOptions(screenshot="png"))
         rec.viewport = {"width": episode.screen_size[0], "height": episode.screen_size[1]}
         tw = time.perf_counter()
         writer.screenshot(0, obs.get("screenshot"))
@@ -75,30 +82,25 @@ async def play(
         if actions is None:
             brief = TaskBrief(task=spec.id, seed=spec.seed, instruction=spec.instruction, start_url=info.get("url"),
                               viewport=episode.screen_size, max_steps=spec.max_steps, spec=spec, env=episode)  # fmt: skip
-            clock[:] = ["agent", time.perf_counter()]
-            await call(agent, "reset", brief)
-            t.agent += time.perf_counter() - clock[1]
-            clock[0] = None
+            with spent("agent"):
+                await call(agent, "reset", brief)
         for n in range(1, spec.max_steps + 1):
             phase = f"the agent choosing action {n}"
             ta = time.perf_counter()
-            clock[:] = ["agent", ta]
-            if actions is None:
-                out = normalize_step(await call(agent, "act", obs))
-            else:
-                out = normalize_step(actions[n - 1] if n <= len(actions) else None)
-            t.agent += time.perf_counter() - ta
+            with spent("agent"):
+                if actions is None:
+                    out = normalize_step(await call(agent, "act", obs))
+                else:
+                    out = normalize_step(actions[n - 1] if n <= len(actions) else None)
             if out is None:
                 end_reason = "agent_done"
                 break
             phase = f"the env executing action {n} ({_brief(out.action)})"
             te = time.perf_counter()
-            clock[:] = ["env", te]
-            res = await episode.step(out.action)
-            t.env += time.perf_counter() - te
+            with spent("env"):
+                res = await episode.step(out.action)
             obs, info = res.observation, res.info
             tw = time.perf_counter()
-            clock[0] = None
             timing = {"agent_ms": round((te - ta) * 1000, 2), **{k: round(v, 2) for k, v in (info.get("timing") or {}).items()}}
             writer.step(
                 StepRecord(
@@ -131,12 +133,8 @@ async def play(
     except TimeoutError:
         end_reason = "time_limit"
         rec.cut_during = phase
-        if clock[0] is not None:  # the time of the cut-short call counts where it was spent
-            setattr(t, clock[0], getattr(t, clock[0]) + time.perf_counter() - clock[1])
     except Exception as exc:  # the agent or the env failed: the episode ends as an error, the run goes on
         error = f"{type(exc).__name__}: {exc}"
-        if clock[0] is not None:
-            setattr(t, clock[0], getattr(t, clock[0]) + time.perf_counter() - clock[1])
         rec.error_trace = traceback.format_exc(limit=8)
         end_reason = "error"
     finally:
