@@ -99,6 +99,7 @@ def verify_context_fields(episode: Episode) -> dict[str, Any]:
         "steps": list(episode.trajectory),
         "params": dict(episode.spec.params),
         "ignore": registry.volatile_columns(),
+        "persona": episode.username,
     }
 
 

@@ -17,6 +17,8 @@ class VerifyContext(BaseModel):
     ``"table.field"``, with shell wildcards (``"*.updated_at"``, ``"crm_recent_*"``).
     ``steps`` are trajectory lines; a step's screenshot is read from its ``screenshot`` key
     (PNG bytes, or a path relative to ``trajectory_dir``) or ``screenshot_path``.
+    ``persona`` is the username the episode was signed in as; ``final_user`` the username signed in
+    at its end (``""`` when nobody is, ``None`` when the episode could not tell, e.g. no browser).
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -33,6 +35,8 @@ class VerifyContext(BaseModel):
     trajectory_dir: Path | None = None
     params: dict[str, Any] = Field(default_factory=dict)
     ignore: list[str] = Field(default_factory=list)
+    persona: str | None = None
+    final_user: str | None = None
 
     @classmethod
     def from_worlds(cls, start_db: Path | str, end_db: Path | str, **fields: Any) -> VerifyContext:
