@@ -59,12 +59,17 @@ class SpecModel(BaseModel):
 
 
 class CheckSpec(SpecModel):
-    """Base of every check kind. ``name``, ``sentence`` and ``weight`` are common to all."""
+    """Base of every check kind. ``name``, ``sentence``, ``weight`` and ``guard`` are common to all.
+
+    ``guard: true`` makes a check a gate (it must hold, it earns no credit, and failing it caps the
+    score), for conditions that already hold at the start, such as "the amount is unchanged".
+    """
 
     kind: str
     name: str | None = None
     sentence: str | None = None
     weight: float = Field(1.0, ge=0)
+    guard: bool = False
 
     def evaluate(self, env: Env) -> list[Check]:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -89,6 +94,7 @@ class CheckSpec(SpecModel):
         if suffix:
             name = f"{name}.{suffix}"
         fields.setdefault("weight", self.weight)
+        fields.setdefault("guard", self.guard)
         return Check(name=name, **fields)
 
 

@@ -8,6 +8,7 @@ from typing import Any, Iterator, Literal
 from pydantic import Field, model_validator
 
 from apps_web.world import RowUpdate
+from apps_web.world.diff import row_key
 
 from .base import CheckSpec, Env, SpecModel, key_label, spec_error
 from .conditions import Count, Where, match_row, where_phrase, where_refs
@@ -132,7 +133,10 @@ class ExpectedChange(SpecModel):
     ``where`` is matched against the new row (add), the removed row (remove) or the row as it was
     before the change (update). For updates, ``to`` lists fields that must have changed to values that
     satisfy the conditions, ``fields`` fields that must have changed (to anything), and ``after``
-    conditions the row must meet after the change (changed or not). ``count`` defaults to exactly one.
+    conditions the row must meet after the change (changed or not). ``count`` defaults to exactly one;
+    ``count: all`` means every row that matched ``where`` at the start (updates and removals), and at
+    least one. Only rows that end as expected are explained by the expectation: a matching row changed
+    to anything else is left to the "nothing else changed" guard, as damage.
     """
 
     table: str
@@ -141,7 +145,7 @@ class ExpectedChange(SpecModel):
     to: Where = Field(default_factory=dict)
     fields: list[str] = Field(default_factory=list)
     after: Where = Field(default_factory=dict)
-    count: Count = Field(default_factory=lambda: Count(exactly=1))
+    count: Count | Literal["all"] = Field(default_factory=lambda: Count(exactly=1))
     name: str | None = None
     sentence: str | None = None
     weight: float | None = Field(None, ge=0)
@@ -155,6 +159,8 @@ class ExpectedChange(SpecModel):
 
     @model_validator(mode="after")
     def _update_only(self) -> ExpectedChange:
+        if self.count == "all" and self.op == "add":
+            raise spec_error("'count: all' applies to updates and removals (rows that existed at the start)", "count")
         if self.op != "update":
             for key in ("to", "fields", "after"):
                 if getattr(self, key):
@@ -165,14 +171,17 @@ class ExpectedChange(SpecModel):
 class AllowedChange(SpecModel):
     """Changes that may happen without counting as damage (table may be a wildcard pattern).
 
-    ``where`` must hold for the row (for updates: before or after the change); ``fields`` limits an
-    allowed update to those fields (patterns allowed).
+    ``where`` (required) names the rows: the new row for adds, the removed row for removals, the row
+    as it was before the change for updates. An allowed update names its ``fields`` (patterns
+    allowed) and/or constrains them with ``to`` (the values they may end with; a field in ``to`` is
+    allowed only when it ends satisfying its condition).
     """
 
     table: str
     ops: list[Op] = Field(default_factory=lambda: list(OPS))
     where: Where = Field(default_factory=dict)
     fields: list[str] | None = None
+    to: Where = Field(default_factory=dict)
 
     @model_validator(mode="before")
     @classmethod
@@ -186,6 +195,23 @@ class AllowedChange(SpecModel):
             if isinstance(data.get("ops"), list):
                 data["ops"] = [_norm_op(o) for o in data["ops"]]
         return data
+
+    @model_validator(mode="after")
+    def _named_rows(self) -> AllowedChange:
+        if not self.where:
+            raise spec_error(
+                "an allowed change must name its rows with 'where' (e.g. where: {id: \"{{ opp.id }}\"}); "
+                "an allow without it would excuse damage to any row", "where",
+            )
+        if "update" in self.ops and not self.fields and not self.to:
+            raise spec_error(
+                "an allowed update must name its 'fields' (or constrain them with 'to'); "
+                "without them any field of the row could change", "fields",
+            )
+        return self
+
+    def field_patterns(self) -> list[str]:
+        return [*(self.fields or []), *self.to]
 
 
 _ALL = None  # coverage marker: every field of the row is covered
@@ -228,6 +254,7 @@ class ChangesSpec(CheckSpec):
             p = f"allow[{i}]"
             yield f"{p}.table", a.table, None
             yield from where_refs(a.where, a.table, f"{p}.where")
+            yield from where_refs(a.to, a.table, f"{p}.to")
             for j, f in enumerate(a.fields or []):
                 if not any(ch in f for ch in "*?["):
                     yield f"{p}.fields[{j}]", a.table, f
@@ -259,11 +286,16 @@ class ChangesSpec(CheckSpec):
         env.require_fields(e.table, [*e.where, *e.to, *e.fields, *e.after])
         td = env.ctx.diff.table(e.table)
         keys = td.key_columns or env.key_columns(e.table)
-        rows_phrase = f"{e.table} row" + ("s" if e.count.exactly != 1 else "")
+        every = e.count == "all"
+        single = not every and e.count.exactly == 1
+        rows_phrase = f"{e.table} row" + ("" if single or every else "s")
         w = where_phrase(e.where, env)
-        if w:
+        if every:
+            rows_phrase += f" that matched at the start{' where ' + w if w else ''},"
+        elif w:
             rows_phrase += f" where {w}"
-        verb = "was" if e.count.exactly == 1 else "were"
+        verb = "was" if single or every else "were"
+        quantity = "every" if every else e.count.phrase()
         details: list[str] = []
 
         if e.op in ("add", "remove"):
@@ -272,7 +304,7 @@ class ChangesSpec(CheckSpec):
             sat = cands
             for r in cands:
                 _cover(covered, (e.table, e.op, _hkey(td.key_of(r) if td.key_columns else tuple(r.items()))), _ALL)
-            sentence = f"{e.count.phrase()} {rows_phrase} {verb} {_past(e.op)}"
+            sentence = f"{quantity} {rows_phrase} {verb} {_past(e.op)}"
             seen = [_row_line(e.table, e.op, r, keys) for r in cands]
             others = [_row_line(e.table, e.op, r, keys) for r in pool if r not in cands]
         else:
@@ -296,10 +328,11 @@ class ChangesSpec(CheckSpec):
                     details.append(f"{e.table} {key_label(u.after, keys)}: " + ", ".join(problems))
                 else:
                     sat.append(u)
-                _cover(covered, (e.table, "update", _hkey(u.key)), wanted or _ALL)
+                    # Only a row that ends as expected is explained; a wrong one stays damage.
+                    _cover(covered, (e.table, "update", _hkey(u.key)), wanted or _ALL)
             changes = [c.phrase(f, env) for f, c in e.to.items()] + [f"{f} changed" for f in e.fields if f not in e.to]
             changes += [c.phrase(f, env) for f, c in e.after.items()]
-            sentence = f"{e.count.phrase()} {rows_phrase} {verb} updated" + (
+            sentence = f"{quantity} {rows_phrase} {verb} updated" + (
                 " so that " + " and ".join(changes) if changes else ""
             )
             seen = [_update_line(e.table, u, keys, self._effective_fields(env, e.table, u, wanted)) for u in cands]
@@ -309,7 +342,17 @@ class ChangesSpec(CheckSpec):
             ]
 
         n = len(sat)
-        passed = e.count.ok(n)
+        if every:
+            missed = self._untouched_matches(e, env, td, keys)
+            total = n + len(cands) - len(sat) + len(missed)
+            passed = n >= 1 and n == total
+            expected: Any = {"all": total}
+            if missed:
+                details.append(f"{len(missed)} matching row{'s' if len(missed) != 1 else ''} not {_past(e.op)}: "
+                               + ", ".join(missed[:10]) + (" ..." if len(missed) > 10 else ""))
+        else:
+            passed = e.count.ok(n)
+            expected = e.count.expected()
         actual: list[str] = seen or [f"no {rows_phrase} {verb} {_past(e.op)}"]
         if not passed and others:
             actual = actual + [f"other {e.table} change: {line}" for line in others[:5]]
@@ -320,22 +363,48 @@ class ChangesSpec(CheckSpec):
             e,
             sentence=env.resolve(e.sentence) if e.sentence else sentence,
             passed=passed,
-            expected=e.count.expected(),
+            expected=expected,
             actual=actual,
             detail=detail,
         )
 
-    def _allowed(self, env: Env, table: str, op: str, rows: list[dict[str, Any]], fields: list[str]) -> list[str]:
-        """The fields still not allowed (for add/remove: [] when allowed, ['*'] when not)."""
+    def _untouched_matches(self, e: ExpectedChange, env: Env, td: Any, keys: list[str]) -> list[str]:
+        """Rows that matched ``where`` at the start and were not updated/removed: the end world's rows
+        that the diff does not touch are as they were at the start."""
+        touched = {_hkey(td.key_of(r)) for r in td.added} | {_hkey(u.key) for u in td.updated}
+        if e.op == "remove":
+            touched |= {_hkey(td.key_of(r)) for r in td.removed}
+        key_cols = td.key_columns or env.key_columns(e.table)
+        out = []
+        for r in env.rows(e.table):
+            if _hkey(row_key(r, key_cols)) in touched:
+                continue
+            if match_row(e.where, r, env, e.table):
+                out.append(key_label(r, keys) or "a row")
+        return out
+
+    def _allowed(self, env: Env, table: str, op: str, row: dict[str, Any], fields: list[str],
+                 after: dict[str, Any] | None = None) -> list[str]:
+        """The fields still not allowed (for add/remove: [] when allowed, ['*'] when not).
+
+        ``row`` is the added or removed row, or for updates the row before the change (``after``
+        the row after it, for ``to`` conditions)."""
         remaining = list(fields) if op == "update" else ["*"]
         for a in self.allow:
             if op not in a.ops or not fnmatchcase(table, a.table):
                 continue
-            if a.where and not any(_safe_match(a.where, r, env, table) for r in rows):
+            if not _safe_match(a.where, row, env, table):
                 continue
-            if op != "update" or a.fields is None:
+            if op != "update":
                 return []
-            remaining = [f for f in remaining if not any(fnmatchcase(f, p) for p in a.fields)]
+            patterns = a.field_patterns()
+            keep = []
+            for f in remaining:
+                if not any(fnmatchcase(f, p) for p in patterns):
+                    keep.append(f)
+                elif f in a.to and not _safe_test(a.to[f], (after or {}).get(f), env):
+                    keep.append(f)
+            remaining = keep
             if not remaining:
                 return []
         return remaining
@@ -351,7 +420,7 @@ class ChangesSpec(CheckSpec):
             for op, pool in (("add", td.added), ("remove", td.removed)):
                 for r in pool:
                     k = _hkey(td.key_of(r) if td.key_columns else tuple(r.items()))
-                    if (table, op, k) in covered or not self._allowed(env, table, op, [r], []):
+                    if (table, op, k) in covered or not self._allowed(env, table, op, r, []):
                         continue
                     unexpected.append(_row_line(table, op, r, keys))
             for u in td.updated:
@@ -364,7 +433,7 @@ class ChangesSpec(CheckSpec):
                     if cov is _ALL:
                         continue
                     fields = [f for f in fields if f not in cov]
-                fields = self._allowed(env, table, "update", [u.before, u.after], fields) if fields else []
+                fields = self._allowed(env, table, "update", u.before, fields, u.after) if fields else []
                 if fields:
                     unexpected.append(_update_line(table, u, keys, fields))
         scope = f" in {', '.join(self.tables)}" if self.tables is not None else ""
@@ -378,6 +447,7 @@ class ChangesSpec(CheckSpec):
             expected=[],
             actual=shown,
             weight=self.weight,
+            guard=True,
             detail=None if not n else f"{n} unexpected change{'s' if n != 1 else ''}: {unexpected[0]}"
             + (f"; {unexpected[1]}" if n > 1 else "") + ("; ..." if n > 2 else ""),
         )
@@ -395,6 +465,13 @@ def _cover(covered: dict, key: tuple, fields: set[str] | None) -> None:
 def _safe_match(where: Where, row: dict[str, Any], env: Env, table: str) -> bool:
     try:
         return match_row(where, row, env, table)
+    except EvaluationError:
+        return False
+
+
+def _safe_test(cond: Any, value: Any, env: Env) -> bool:
+    try:
+        return cond.test(value, env)
     except EvaluationError:
         return False
 

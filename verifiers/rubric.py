@@ -53,6 +53,11 @@ def run_all(specs: list[CheckSpec], env: Env) -> list[Check]:
     return [c for i in range(len(specs)) for c in results[i]]
 
 
+def _all_guards(spec: CheckSpec, flat: list[Check]) -> bool:
+    """A group of guards is a guard itself: it must not turn into credit."""
+    return spec.guard or (bool(flat) and all(c.guard for c in flat))
+
+
 class GroupSpec(CheckSpec):
     checks: list[AnyCheck] = Field(min_length=1)
 
@@ -74,7 +79,7 @@ class AllSpec(GroupSpec):
     def evaluate(self, env: Env) -> list[Check]:
         flat = run_all(self.checks, env)
         return [self.check(sentence=env.resolve(self.describe()), passed=all(c.passed for c in flat),
-                           score=weighted_score(flat), checks=flat)]
+                           score=weighted_score(flat), checks=flat, guard=_all_guards(self, flat))]
 
 
 class AnySpec(GroupSpec):
@@ -87,8 +92,10 @@ class AnySpec(GroupSpec):
 
     def evaluate(self, env: Env) -> list[Check]:
         flat = run_all(self.checks, env)
+        credit = [c for c in flat if not c.guard] or flat
         return [self.check(sentence=env.resolve(self.describe()), passed=any(c.passed for c in flat),
-                           score=max((c.score or 0.0 for c in flat), default=0.0), checks=flat)]
+                           score=max((c.score or 0.0 for c in credit), default=0.0), checks=flat,
+                           guard=_all_guards(self, flat))]
 
 
 class WeightedSpec(GroupSpec):
@@ -106,7 +113,7 @@ class WeightedSpec(GroupSpec):
         ok = score >= self.threshold - 1e-9
         return [self.check(sentence=env.resolve(self.describe()), passed=ok, score=score, checks=flat,
                            expected={"min_score": self.threshold}, actual={"score": round(score, 6)},
-                           detail=None if ok else f"score {score:.2f}")]
+                           detail=None if ok else f"score {score:.2f}", guard=_all_guards(self, flat))]
 
 
 AnyCheck = Annotated[

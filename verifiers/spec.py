@@ -14,7 +14,7 @@ from .context import VerifyContext
 from .judge import Judge
 from .rubric import KINDS, AnyCheck, needs_judge, run_all, walk
 from .values import param_names
-from .verdict import Check, Verdict, make_reason, weighted_score
+from .verdict import Check, Verdict, failed_guards, make_reason, weighted_score
 
 
 class VerifierSpecError(ValueError):
@@ -27,11 +27,16 @@ class VerifierSpecError(ValueError):
 
 class VerifierSpec(SpecModel):
     """The root of a spec: checks that must all pass (or reach ``threshold`` as a weighted score),
-    and volatile ``ignore`` names added to the context's."""
+    and volatile ``ignore`` names added to the context's.
+
+    The score is the weighted share of the credit checks (task progress); guards earn nothing and a
+    failed guard caps the score at ``guard_cap`` (0 unless the task declares a softer penalty).
+    """
 
     checks: list[AnyCheck] = Field(default_factory=list)
     ignore: list[str] = Field(default_factory=list)
     threshold: float | None = Field(None, ge=0, le=1)
+    guard_cap: float = Field(0.0, ge=0, le=1)
 
 
 def _normalize_root(spec: Any) -> Any:
@@ -146,17 +151,14 @@ class Verifier:
             checks.append(Check(
                 name="not_infeasible",
                 sentence="the agent did not report the task infeasible (it is feasible)",
-                passed=False, expected=False, actual=True,
+                passed=False, expected=False, actual=True, guard=True,
                 detail=f"the agent reported infeasible: {ctx.infeasible_reason or 'no reason given'}",
             ))
+        persona = persona_check(ctx)
+        if persona is not None:
+            checks.append(persona)
         _unique_names(checks)
-        score = weighted_score(checks)
-        threshold = self.spec.threshold
-        if threshold is None:
-            passed = all(c.passed for c in checks)
-        else:
-            passed = score >= threshold - 1e-9
-        return Verdict(passed=passed, score=score, reason=make_reason(checks, passed, score, threshold), checks=checks)
+        return verdict_of(checks, threshold=self.spec.threshold, guard_cap=self.spec.guard_cap)
 
     # -- load-time validation
     def validate_schema(self, schema: Any, *, raise_errors: bool = True) -> list[str]:
@@ -183,6 +185,35 @@ class Verifier:
         if problems and raise_errors:
             raise VerifierSpecError(problems)
         return problems
+
+
+def persona_check(ctx: VerifyContext) -> Check | None:
+    """A guard: the episode ends signed in as its persona (None when either is unknown)."""
+    if not ctx.persona or ctx.final_user is None:
+        return None
+    ok = ctx.final_user == ctx.persona
+    return Check(
+        name="persona", guard=True, passed=ok, expected=ctx.persona, actual=ctx.final_user or None,
+        sentence=f"the episode ends signed in as {ctx.persona}, the task's user",
+        detail=None if ok else (f"signed in as {ctx.final_user}" if ctx.final_user else "nobody is signed in"),
+    )
+
+
+def verdict_of(checks: list[Check], *, threshold: float | None = None, guard_cap: float = 0.0) -> Verdict:
+    """The verdict over evaluated checks: credit from task progress, guards as gates that cap."""
+    score = weighted_score(checks)
+    failed = failed_guards(checks)
+    if failed:
+        score = min(score, guard_cap)
+    if threshold is None:
+        passed = all(c.passed for c in checks)
+    else:
+        passed = score >= threshold - 1e-9 and not failed
+    reason = make_reason(checks, passed, score, threshold)
+    if failed:
+        reason = f"score capped at {guard_cap:.2f} by {', '.join(c.name for c in failed)}; {reason}"
+        reason = reason if len(reason) <= 400 else reason[:397] + "..."
+    return Verdict(passed=passed, score=score, reason=reason, checks=checks, capped=[c.name for c in failed])
 
 
 def _schema_of(schema: Any) -> dict[str, set[str]]:

@@ -40,6 +40,8 @@ class Check(BaseModel):
     ``sentence`` states what should be true ("the opportunity's stage is Closed Won"); ``passed`` says
     whether it is. ``score`` is 1/0 for plain checks and partial for rubric groups and judges.
     ``error`` is set when the check could not be evaluated (it then fails); ``detail`` explains a failure.
+    A ``guard`` ("nothing else changed", "not given up", "signed in as the persona") earns no credit:
+    it only gates the verdict, and when it fails it caps the score.
     """
 
     name: str
@@ -49,6 +51,7 @@ class Check(BaseModel):
     actual: Any = None
     weight: float = 1.0
     score: float | None = None
+    guard: bool = False
     detail: str | None = None
     error: str | None = None
     checks: list[Check] = Field(default_factory=list)
@@ -86,12 +89,21 @@ class Check(BaseModel):
 
 
 class Verdict(BaseModel):
-    """Whether the episode succeeded, a score in [0, 1], a one-line reason and the checks behind it."""
+    """Whether the episode succeeded, a score in [0, 1], a one-line reason and the checks behind it.
+
+    ``score`` is the weighted share of task progress (the credit checks); a failed guard caps it
+    (``capped`` then names the guards). ``passed`` needs every check, guards included.
+    """
 
     passed: bool
     score: float = Field(ge=0.0, le=1.0)
     reason: str
     checks: list[Check] = Field(default_factory=list)
+    capped: list[str] = Field(default_factory=list)
+
+    def guards(self) -> list[Check]:
+        """Every guard check, at any depth."""
+        return [c for c in _walk(self.checks) if c.guard]
 
     def failed(self) -> list[Check]:
         return [leaf for c in self.checks for leaf in c.failed()]
@@ -129,9 +141,12 @@ def _short(value: Any, limit: int = 160) -> str:
 
 
 def weighted_score(checks: list[Check]) -> float:
-    """Weighted mean of the checks' scores (1.0 for no checks; equal weights when all weights are 0)."""
-    if not checks:
-        return 1.0
+    """Weighted mean of the credit checks' scores (guards earn nothing; equal weights when all weights
+    are 0). With no credit check at all: 1.0 when every guard holds, else 0.0."""
+    credit = [c for c in checks if not c.guard]
+    if not credit:
+        return 1.0 if all(c.passed for c in checks) else 0.0
+    checks = credit
     total = sum(c.weight for c in checks)
     if total <= 0:
         return sum(c.score or 0.0 for c in checks) / len(checks)
@@ -152,6 +167,17 @@ def make_reason(checks: list[Check], passed: bool, score: float, threshold: floa
     if len(failed) > 3:
         text += f"; and {len(failed) - 3} more"
     return text if len(text) <= 400 else text[:397] + "..."
+
+
+def _walk(checks: list[Check]):
+    for c in checks:
+        yield c
+        yield from _walk(c.checks)
+
+
+def failed_guards(checks: list[Check]) -> list[Check]:
+    """The guards that failed, at any depth."""
+    return [c for c in _walk(checks) if c.guard and not c.passed]
 
 
 def _count_leaves(c: Check) -> int:

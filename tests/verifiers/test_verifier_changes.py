@@ -45,7 +45,9 @@ def test_incomplete_change(world):
     v = verify(world, [CLOSE_RENEWAL])
     assert not v.passed
     assert v.checks[0].detail == "found 0 such changes; crm_opportunity #10: is_closed did not change"
-    assert v.checks[1].passed  # the change it did make is the expected one: no damage
+    # a row that does not end as expected is not explained by the expectation: it stays a change
+    assert not v.checks[1].passed and v.score == 0.0
+    assert v.checks[1].actual == ["crm_opportunity #10 updated: stage Negotiation -> Closed Won"]
 
 
 def test_wrong_value(world):
@@ -67,7 +69,7 @@ def test_extra_damage_to_another_record(world):
     assert not ne.passed
     assert "crm_account #2 updated: industry Energy -> Retail" in ne.actual
     assert any(line.startswith("crm_case #102 removed (") for line in ne.actual)
-    assert v.score == 0.5
+    assert v.score == 0.0 and v.capped == ["nothing_else"]  # damage caps the score: it earns nothing
     assert "nothing else changed" in v.reason and "crm_account #2" in v.reason
 
 
@@ -165,15 +167,67 @@ def test_allowed_changes(world):
     )
     base = dict(CLOSE_RENEWAL)
     v = verify(world, [{**base, "allow": [{"table": "crm_case", "ops": ["add"], "where": {"account_id": 1}},
-                                         {"table": "crm_account", "op": "update", "fields": ["rev*"]}]}])
+                                         {"table": "crm_account", "op": "update", "where": {"id": 1}, "fields": ["rev*"]}]}])
     assert v.passed, v.explain()
     # a where that does not hold, or a field outside the allowed ones, is still damage
     v = verify(world, [{**base, "allow": [{"table": "crm_case", "ops": ["add"], "where": {"account_id": 2}},
-                                         {"table": "crm_account", "ops": ["update"], "fields": ["industry"]}]}])
+                                         {"table": "crm_account", "ops": ["update"], "where": {"id": 1}, "fields": ["industry"]}]}])
     assert not v.passed and len(v.checks[1].actual) == 2
+    # the allowed update names its row: another account's revenue is damage
+    v = verify(world, [{**base, "allow": [{"table": "crm_case", "ops": ["add"], "where": {"account_id": 1}},
+                                         {"table": "crm_account", "op": "update", "where": {"id": 2}, "fields": ["revenue"]}]}])
+    assert not v.passed and v.checks[1].actual == ["crm_account #1 updated: revenue 1250000 -> 2"]
     # an allowed op must match
-    v = verify(world, [{**base, "allow": [{"table": "crm_case", "ops": ["remove"]}, {"table": "crm_account"}]}])
+    v = verify(world, [{**base, "allow": [{"table": "crm_case", "ops": ["remove"], "where": {"id": 103}},
+                                         {"table": "crm_account", "where": {"id": 1}, "fields": ["revenue"]}]}])
     assert not v.passed and v.checks[1].actual[0].startswith("crm_case #103 added")
+
+
+def test_allowed_values_are_constrained_by_to(world):
+    world.run("UPDATE crm_opportunity SET stage='Closed Won', is_closed=1, amount=70000 WHERE id=10")
+    allow = {"table": "crm_opportunity", "op": "update", "where": {"id": 10}, "to": {"amount": {"gte": 60000}}}
+    assert verify(world, [{**CLOSE_RENEWAL, "allow": [allow]}]).passed
+    world.run("UPDATE crm_opportunity SET amount=5 WHERE id=10")
+    v = verify(world, [{**CLOSE_RENEWAL, "allow": [allow]}])
+    assert not v.passed and v.checks[1].actual == ["crm_opportunity #10 updated: amount 50000 -> 5"]
+
+
+def test_an_allow_must_name_its_rows_and_fields():
+    import pytest
+
+    from verifiers import VerifierSpecError
+
+    with pytest.raises(VerifierSpecError, match=r"checks\[0\]\.allow\[0\]\.where: an allowed change must name its rows"):
+        build_verifier([{"kind": "changes", "allow": [{"table": "crm_note", "ops": ["update"], "fields": ["body"]}]}])
+    with pytest.raises(VerifierSpecError, match=r"allow\[0\]\.fields: an allowed update must name its 'fields'"):
+        build_verifier([{"kind": "changes", "allow": [{"table": "crm_note", "ops": ["update"], "where": {"id": 1}}]}])
+    # adds and removals need rows only
+    build_verifier([{"kind": "changes", "allow": [{"table": "crm_note", "ops": ["add"], "where": {"parent_id": 1}}]}])
+
+
+def test_mass_update_with_one_wrong_row_fails(world):
+    spec = [{"kind": "changes", "expect": [{
+        "table": "crm_case", "op": "update", "where": {"account_id": 1, "status": {"ne": "Closed"}},
+        "to": {"status": "Closed"}, "count": {"at_least": 1}}]}]
+    world.run("UPDATE crm_case SET status='Closed' WHERE id=100", "UPDATE crm_case SET status='Open' WHERE id=101")
+    v = verify(world, spec)
+    assert v.checks[0].passed  # one right row satisfies at_least...
+    assert not v.passed and v.score == 0.0  # ...but the wrong row is not explained: it is damage
+    assert v.checks[1].actual == ["crm_case #101 updated: status Escalated -> Open"]
+
+
+def test_count_all_needs_every_matching_row(world):
+    spec = [{"kind": "changes", "expect": [{
+        "table": "crm_case", "op": "update", "where": {"account_id": 1, "status": {"ne": "Closed"}},
+        "to": {"status": "Closed"}, "count": "all"}]}]
+    assert not verify(world, spec).passed  # nothing done: no row is a vacuous "all"
+    world.run("UPDATE crm_case SET status='Closed' WHERE id=100")
+    v = verify(world, spec)
+    assert not v.passed and "1 matching row not updated: #101" in v.checks[0].detail
+    assert v.checks[0].expected == {"all": 2}
+    assert v.checks[0].sentence.startswith("every crm_case row that matched at the start where account_id is 1 and status is not Closed, was updated")
+    world.run("UPDATE crm_case SET status='Closed' WHERE id=101")
+    assert verify(world, spec).passed
 
 
 def test_composite_key_changes(world):
@@ -210,7 +264,7 @@ def test_names_and_weights_of_expected_changes(world):
     assert [c.name for c in v.checks] == ["close.won", "close.remove:crm_case", "close.nothing_else"]
     assert [c.weight for c in v.checks] == [3, 2, 2]
     assert v.checks[0].sentence == "the renewal is won"
-    assert v.score == 5 / 7 and not v.passed
+    assert v.score == 3 / 5 and not v.passed  # credit from the expectations only (3 of 3 + 2)
 
 
 def test_diff_from_change_log_gives_same_verdict(world, tmp_path):

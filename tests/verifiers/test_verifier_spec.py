@@ -65,7 +65,7 @@ SPEC = [
     {"kind": "state", "table": "crm_opportunity", "where": {"stagee": "Open"}, "expect": {"amount": 1}},
     {"kind": "changes", "expect": [{"table": "crm_opp", "op": "update"},
                                     {"table": "crm_case", "op": "update", "to": {"stauts": "Closed"}, "fields": ["closed"]}],
-     "allow": [{"table": "crm_*"}, {"table": "recent_view", "fields": ["viewd_at"]}]},
+     "allow": [{"table": "crm_*", "where": {"id": 1}, "fields": ["x"]}, {"table": "recent_view", "where": {"id": 1}, "fields": ["viewd_at"]}]},
     {"kind": "all", "checks": [{"kind": "state", "table": "crm_case",
                                 "where": {"account_id": {"in_table": {"table": "crm_account", "field": "idd"}}}}]},
 ]
