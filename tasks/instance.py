@@ -36,6 +36,7 @@ class Solution:
     steps: list[_Step] = field(default_factory=list)
     mutate: list[SetupOp] | None = None
     description: str | None = None
+    score: tuple[float, float] | None = None  # the range a near-miss must score in (None: by its kind)
 
     @property
     def via(self) -> str:
@@ -284,4 +285,4 @@ def _near_miss(nm: NearMiss, params: dict[str, Any], macros: dict[str, Macro], i
         except RenderError as e:
             raise InstanceError(f"{where}: {e}") from None
     return Solution(name=nm.name, kind=nm.kind, steps=_finish(steps), mutate=list(nm.mutate) if nm.mutate is not None else None,
-                    description=nm.description)
+                    description=nm.description, score=nm.score)

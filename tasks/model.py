@@ -398,12 +398,28 @@ class NearMiss(Strict):
     mutate: list[SetupOp] | None = None
     answer: str | None = None
     report_infeasible: str | None = None
+    score: tuple[float, float] | None = None  # the score range it must get (default: by its kind)
 
     @field_validator("name")
     @classmethod
     def _name(cls, v: str) -> str:
         if not re.match(r"^[a-z0-9][a-z0-9_-]*$", v):
             raise ValueError("a near-miss name is lowercase letters, digits, '-' or '_'")
+        return v
+
+    @field_validator("score", mode="before")
+    @classmethod
+    def _score(cls, v: Any) -> Any:
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            v = (v, v)
+        if isinstance(v, (list, tuple)) and len(v) == 2 and all(isinstance(x, (int, float)) for x in v):
+            if not 0 <= v[0] <= v[1] <= 1:
+                raise ValueError("a score range is [low, high] within 0..1, low <= high")
+            if v[0] >= 1:
+                raise ValueError("a near-miss must fail: its score range must stay below 1")
+            return tuple(v)
+        if v is not None:
+            raise ValueError("score is a number or a range [low, high] within 0..1")
         return v
 
     @model_validator(mode="after")

@@ -1,5 +1,10 @@
-"""Proving the verifiers: for every template and seed, the oracle must pass with score 1, a no-op
-agent must fail and every near-miss must fail. Episodes run concurrently on the env pool.
+"""Proving the verifiers: for every template and seed, the score ladder must hold. The oracle
+passes with score 1; the no-op agent ("Done.") scores exactly 0; every near-miss fails, an
+``incomplete`` one with partial credit (strictly between 0 and 1) where the task has more than one
+credit check, any other below the oracle (or within the range it declares); and the generic
+adversaries (tasks/adversaries.py: a blind give-up, a hedged answer, the solution plus an unrelated
+edit, a mass change with one row wrong, signing out) score exactly 0. Episodes run concurrently on
+the env pool.
 
 A near-miss played through the GUI is a real episode (the player clicks and types); a direct one
 (``mutate``) changes the episode's world as an agent would have, then ends with its answer.
@@ -14,6 +19,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
+from .adversaries import ADVERSARY, Adversary, adversaries
 from .instance import DEFAULT_FINAL_ANSWER, Solution, TaskInstance
 from .model import TERMINAL_STEPS, AnswerStep
 from .player import OracleError, Player
@@ -30,6 +36,7 @@ class Job:
     kind: str  # oracle | noop | a near-miss kind
     via: str  # gui | direct | none
     round: int = 0
+    score_range: tuple[float, float] | None = None  # declared by the near-miss (adversaries: exactly 0)
 
     @property
     def should_pass(self) -> bool:
@@ -52,14 +59,31 @@ class Outcome:
     steps: int = 0
     seconds: float = 0.0
     round: int = 0
+    credit: int = 0  # credit checks in the verdict (task progress; guards excluded)
+    score_range: tuple[float, float] | None = None
+
+    @property
+    def ladder(self) -> str | None:
+        """Why this outcome breaks the score ladder (None when it holds)."""
+        if self.error is not None or self.passed is None:
+            return self.error or "no verdict"
+        score = self.score or 0.0
+        if self.should_pass:
+            return None if self.passed and score >= 1 - 1e-9 else "the oracle must pass with score 1"
+        if self.passed:
+            return "it passed"
+        if self.kind == NOOP:
+            return None if score == 0 else f"doing nothing must score 0, not {score:.2f}"
+        if self.score_range is not None:
+            lo, hi = self.score_range
+            return None if lo - 1e-9 <= score <= hi + 1e-9 else f"its score {score:.2f} is outside its range [{lo:g}, {hi:g}]"
+        if self.kind == "incomplete" and self.credit > 1:
+            return None if 0 < score < 1 else f"an incomplete solution of a task with {self.credit} credit checks must score strictly between 0 and 1, not {score:.2f}"
+        return None if score < 1 - 1e-9 else "it must score below the oracle"
 
     @property
     def agrees(self) -> bool:
-        if self.error is not None or self.passed is None:
-            return False
-        if self.should_pass:
-            return self.passed and (self.score or 0) >= 1 - 1e-9
-        return not self.passed
+        return self.ladder is None
 
     @property
     def signature(self) -> tuple[Any, ...]:
@@ -117,7 +141,8 @@ class Report:
         }
 
 
-def plan(registry: TaskRegistry, task_ids: list[str], seeds: list[int], repeat: int = 1) -> list[Job]:
+def plan(registry: TaskRegistry, task_ids: list[str], seeds: list[int], repeat: int = 1, *,
+         with_adversaries: bool = True) -> list[Job]:
     jobs = []
     for r in range(repeat):
         for tid in task_ids:
@@ -126,8 +151,26 @@ def plan(registry: TaskRegistry, task_ids: list[str], seeds: list[int], repeat: 
                 jobs.append(Job(tid, seed, "oracle", "oracle", "gui", r))
                 jobs.append(Job(tid, seed, NOOP, NOOP, "none", r))
                 for nm in inst.near_misses:
-                    jobs.append(Job(tid, seed, nm.name, nm.kind, nm.via, r))
+                    jobs.append(Job(tid, seed, nm.name, nm.kind, nm.via, r, nm.score))
+                if with_adversaries:
+                    for adv in adversaries_of(registry, inst):
+                        jobs.append(Job(tid, seed, adv.name, ADVERSARY, adv.solution.via, r, adv.solution.score))
     return jobs
+
+
+def adversaries_of(registry: TaskRegistry, inst: TaskInstance) -> list[Adversary]:
+    return adversaries(inst, registry.store.template(inst.seed))
+
+
+def _solution(registry: TaskRegistry, inst: TaskInstance, name: str) -> tuple[Solution, Adversary | None]:
+    if name == "oracle":
+        return inst.oracle, None
+    if name.startswith("adv-"):
+        for adv in adversaries_of(registry, inst):
+            if adv.name == name:
+                return adv.solution, adv
+        raise KeyError(f"no adversary {name!r} applies to {inst.id}")
+    return inst.near_miss(name), None
 
 
 def _failed_checks(verdict: Any) -> list[str]:
@@ -143,6 +186,20 @@ def _failed_checks(verdict: Any) -> list[str]:
     return out
 
 
+def _credit(verdict: Any) -> int:
+    """The verdict's credit leaves (guards and the groups that hold them excluded)."""
+    def leaves(checks: list[Any]) -> int:
+        return sum(leaves(c.checks) if c.checks else (0 if c.guard else 1) for c in checks if not c.guard)
+
+    return leaves(list(getattr(verdict, "checks", []) or []))
+
+
+def _record(out: Outcome, verdict: Any) -> None:
+    out.passed, out.score, out.reason = bool(verdict.passed), float(verdict.score), verdict.reason
+    out.failed_checks = _failed_checks(verdict)
+    out.credit = _credit(verdict)
+
+
 JOB_TIMEOUT_S = 180.0  # one episode; a stuck one becomes an error instead of stalling the run
 
 
@@ -150,7 +207,8 @@ async def run_job(pool: Any, registry: TaskRegistry, job: Job, *, timeout_s: flo
                   quick: bool = False) -> Outcome:
     """One episode on the pool: play the job's solution, return the verifier's verdict on it."""
     t0 = time.perf_counter()
-    out = Outcome(job.task, job.seed, job.solution, job.kind, job.via, job.should_pass, round=job.round)
+    out = Outcome(job.task, job.seed, job.solution, job.kind, job.via, job.should_pass, round=job.round,
+                  score_range=job.score_range)
     where: dict[str, Any] = {}
     try:
         await asyncio.wait_for(_play_job(pool, registry, job, out, timeout_s, where, quick), job_timeout_s)
@@ -162,14 +220,17 @@ async def run_job(pool: Any, registry: TaskRegistry, job: Job, *, timeout_s: flo
     return out
 
 
-def _browserless(inst: TaskInstance, job: Job) -> bool:
+def _browserless(registry: TaskRegistry, inst: TaskInstance, job: Job) -> bool:
     """A no-op agent, or a near-miss with no GUI step (world changes and/or an answer): nothing for
     a browser to do."""
     if job.solution == NOOP:
         return True
     if job.solution == "oracle":
         return False
-    return all(isinstance(s, TERMINAL_STEPS) for s in inst.near_miss(job.solution).steps)
+    sol, adv = _solution(registry, inst, job.solution)
+    if adv is not None and adv.after is not None:
+        return False
+    return all(isinstance(s, TERMINAL_STEPS) for s in sol.steps)
 
 
 def grade_directly(registry: TaskRegistry, job: Job, out: Outcome) -> None:
@@ -179,7 +240,7 @@ def grade_directly(registry: TaskRegistry, job: Job, out: Outcome) -> None:
     from verifiers import VerifyContext
 
     inst = registry.instance(job.task, job.seed)
-    sol = None if job.solution == NOOP else inst.near_miss(job.solution)
+    sol = None if job.solution == NOOP else _solution(registry, inst, job.solution)[0]
     world = registry.store.create(job.seed)
     try:
         inst.setup(world)
@@ -192,9 +253,7 @@ def grade_directly(registry: TaskRegistry, job: Job, out: Outcome) -> None:
         diff, _ = world.changes_since(seq)
         ctx = VerifyContext(end_db=world.path, diff=diff, instruction=inst.instruction, answer=answer,
                             infeasible=reason is not None, infeasible_reason=reason, ignore=volatile_columns())
-        verdict = inst.verify(ctx)
-        out.passed, out.score, out.reason = bool(verdict.passed), float(verdict.score), verdict.reason
-        out.failed_checks = _failed_checks(verdict)
+        _record(out, inst.verify(ctx))
         out.steps = 1
     finally:
         registry.store.drop(world)
@@ -205,7 +264,7 @@ async def _play_job(pool: Any, registry: TaskRegistry, job: Job, out: Outcome, t
     where["phase"] = "reset"
     try:
         inst: TaskInstance = registry.instance(job.task, job.seed)
-        if quick and _browserless(inst, job):
+        if quick and _browserless(registry, inst, job):
             await asyncio.to_thread(grade_directly, registry, job, out)
             return
         spec = episode_spec(inst)
@@ -224,14 +283,28 @@ async def _play_job(pool: Any, registry: TaskRegistry, job: Job, out: Outcome, t
             if job.solution == NOOP:
                 await step(_answer())
             else:
-                sol: Solution = inst.oracle if job.solution == "oracle" else inst.near_miss(job.solution)
+                sol, adv = _solution(registry, inst, job.solution)
                 if sol.mutate:
                     await asyncio.to_thread(inst.apply_mutations, episode.world, sol)
                 fx, fy = episode.scale
                 player = Player(lambda: env.page, step, base_url=pool.runtime.host.url(spec.app, "/"), timeout_s=timeout_s,
                                 scale=(1 / fx, 1 / fy))
                 where["player"] = player
-                result = await player.play(list(sol.steps))
+                steps = list(sol.steps)
+                if adv is not None and adv.after is not None:
+                    # the oracle's work, the adversary's move, then the final step
+                    path = episode.world.path
+                    prepared = await asyncio.to_thread(adv.prepare, path) if adv.prepare else None
+                    await player.play(steps[:-1])
+
+                    async def send(data: dict[str, Any]) -> Any:
+                        from sandbox.actions import parse_action
+
+                        return await step(parse_action(data))
+
+                    await adv.after(path, prepared, send, pool.runtime.host)
+                    steps = steps[-1:]
+                result = await player.play(steps)
                 if not result.ended:
                     out.error = "the solution did not end the episode"
             where.pop("player", None)
@@ -242,8 +315,7 @@ async def _play_job(pool: Any, registry: TaskRegistry, job: Job, out: Outcome, t
                 out.error = f"the episode hit max_steps ({spec.max_steps}) before the solution ended it"
             verdict = info.get("verdict") or episode.verdict
             if verdict is not None:
-                out.passed, out.score, out.reason = bool(verdict.passed), float(verdict.score), verdict.reason
-                out.failed_checks = _failed_checks(verdict)
+                _record(out, verdict)
             elif out.error is None:
                 out.error = "no verdict"
     except OracleError as e:
@@ -269,6 +341,7 @@ async def validate_async(
     runtime: Any = None,
     screenshots: bool = False,
     quick: bool = False,
+    with_adversaries: bool = True,
 ) -> Report:
     """Run every job of the plan on an env pool with ``workers`` concurrent episodes.
 
@@ -283,7 +356,7 @@ async def validate_async(
     for tid in task_ids:  # instantiate up front: a broken template fails before any browser starts
         for seed in seeds:
             registry.instance(tid, seed)
-    jobs = plan(registry, task_ids, seeds, repeat)
+    jobs = plan(registry, task_ids, seeds, repeat, with_adversaries=with_adversaries)
     observe = ObserveOptions(screenshot="png" if screenshots else "none")
     pool = EpisodePool(max_concurrency=workers, runtime=runtime, source=registry, observe=observe,
                        runtime_options={"store": registry.store, "apps": default_apps()})

@@ -366,6 +366,8 @@ class ChangesSpec(CheckSpec):
             expected=expected,
             actual=actual,
             detail=detail,
+            # every row of a mass change is progress: partial credit for the share done right
+            score=(n / total if total else 0.0) if every else None,
         )
 
     def _untouched_matches(self, e: ExpectedChange, env: Env, td: Any, keys: list[str]) -> list[str]:

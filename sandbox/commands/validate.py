@@ -55,7 +55,7 @@ def register(app: typer.Typer) -> None:
             verdict = "error" if o.error else ("pass" if o.passed else "fail") + f" {o.score:.2f}"
             console.print(f"  {mark} {o.task} seed {o.seed} {o.solution} ({o.kind}): {verdict} [dim]{o.seconds:.1f}s[/]"
                           + (f"\n      [red]{o.error}[/]" if o.error else "")
-                          + (f"\n      [yellow]{o.reason}[/]" if not o.agrees and not o.error else ""), highlight=False)
+                          + (f"\n      [yellow]{o.ladder}: {o.reason}[/]" if not o.agrees and not o.error else ""), highlight=False)
 
         try:
             report = run(reg, ids, seed_list, workers=workers, repeat=repeat, on_outcome=progress, quick=quick)
@@ -65,7 +65,7 @@ def register(app: typer.Typer) -> None:
 
         if not quiet:
             for tid, outcomes in report.by_task().items():
-                table = Table(title=f"crm.{tid}" if not tid.startswith("crm.") else tid, title_justify="left", show_edge=False)
+                table = Table(title=tid, title_justify="left", show_edge=False)
                 table.add_column("solution")
                 table.add_column("kind")
                 table.add_column("via")
@@ -90,7 +90,7 @@ def register(app: typer.Typer) -> None:
         matrix.add_column("verifier passed", justify="right")
         matrix.add_column("verifier failed", justify="right")
         matrix.add_row("should pass (oracle)", f"[green]{c['true_pass']}[/]", f"[red]{c['false_fail']}[/]" if c["false_fail"] else "0")
-        matrix.add_row("should fail (no-op, near-misses)", f"[red]{c['false_pass']}[/]" if c["false_pass"] else "0", f"[green]{c['true_fail']}[/]")
+        matrix.add_row("should fail (no-op, near-misses, adversaries)", f"[red]{c['false_pass']}[/]" if c["false_pass"] else "0", f"[green]{c['true_fail']}[/]")
         console.print(matrix)
         if c["error"]:
             console.print(f"[red]{c['error']} episode(s) could not be played[/] (see the errors above)")
@@ -100,8 +100,12 @@ def register(app: typer.Typer) -> None:
         if json_out is not None:
             json_out.write_text(json.dumps(report.to_dict(), indent=2, default=str))
             console.print(f"outcomes written to {json_out}")
+        ladder = [o for o in report.disagreements if not o.error and (o.should_pass or not o.passed)]
+        if ladder:
+            console.print(f"[red]{len(ladder)} score-ladder violation(s)[/]: " + "; ".join(
+                f"{o.task} seed {o.seed} {o.solution}: {o.ladder}" for o in ladder[:10]) + (" ..." if len(ladder) > 10 else ""))
         if report.ok:
-            console.print(f"[green]all {n} episodes agree[/] ({report.wall_s:.1f}s)")
+            console.print(f"[green]all {n} episodes agree[/] and the score ladder holds ({report.wall_s:.1f}s)")
             return
         console.print(f"[red]{len(report.disagreements)} of {n} episodes disagree[/]" + (f", {len(report.unstable)} unstable" if report.unstable else "")
                       + f" ({report.wall_s:.1f}s)")
