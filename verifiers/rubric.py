@@ -17,6 +17,7 @@ from .db import ChangesSpec, StateSpec
 from .judge import JudgeSpec
 from .values import EvaluationError
 from .verdict import Check, weighted_score
+from .trajectory import ForbiddenSpec
 from .visual import VisualSpec
 
 
@@ -117,7 +118,8 @@ class WeightedSpec(GroupSpec):
 
 
 AnyCheck = Annotated[
-    Union[StateSpec, ChangesSpec, AnswerSpec, InfeasibleSpec, VisualSpec, JudgeSpec, AllSpec, AnySpec, WeightedSpec],
+    Union[StateSpec, ChangesSpec, AnswerSpec, InfeasibleSpec, VisualSpec, JudgeSpec, ForbiddenSpec, AllSpec, AnySpec,
+          WeightedSpec],
     Field(discriminator="kind"),
 ]
 
@@ -128,6 +130,7 @@ KINDS: dict[str, type[CheckSpec]] = {
     "infeasible": InfeasibleSpec,
     "visual": VisualSpec,
     "judge": JudgeSpec,
+    "forbidden": ForbiddenSpec,
     "all": AllSpec,
     "any": AnySpec,
     "weighted": WeightedSpec,

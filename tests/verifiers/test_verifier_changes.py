@@ -224,7 +224,7 @@ def test_count_all_needs_every_matching_row(world):
     world.run("UPDATE crm_case SET status='Closed' WHERE id=100")
     v = verify(world, spec)
     assert not v.passed and "1 matching row not updated: #101" in v.checks[0].detail
-    assert v.checks[0].expected == {"all": 2}
+    assert v.checks[0].expected == {"all": 2} and v.checks[0].score == 0.5 and v.score == 0.5
     assert v.checks[0].sentence.startswith("every crm_case row that matched at the start where account_id is 1 and status is not Closed, was updated")
     world.run("UPDATE crm_case SET status='Closed' WHERE id=101")
     assert verify(world, spec).passed

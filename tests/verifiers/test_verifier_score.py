@@ -147,3 +147,18 @@ def test_infeasible_reason_and_looking(world):
     by_url = [{"step": 1, "action": {"action": "goto", "url": "/opportunities?q=Quantum+Mesh"}, "url": "http://crm.localhost/opportunities?q=Quantum+Mesh"}]
     assert verify(world, spec, infeasible=True, infeasible_reason="No Quantum Mesh deal exists", steps=by_url).passed
     assert verify(world, spec).score == 0.0  # doing nothing
+
+
+def test_forbidden_steps_are_a_guard(world):
+    world.run("UPDATE crm_opportunity SET stage='Closed Won', is_closed=1 WHERE id=10")
+    spec = [CLOSE, {"kind": "forbidden", "visited": ["/api/"], "actions": ["goto"]}]
+    clicks = [{"step": 1, "action": {"action": "left_click", "x": 1, "y": 2}, "url": "http://crm.localhost/opportunities/10"}]
+    v = verify(world, spec, steps=clicks)
+    assert v.passed and v.score == 1.0 and v.check("forbidden").guard
+    api = [{"step": 1, "action": {"action": "key", "text": "Return"}, "url": "http://crm.localhost/api/opportunities/10"}]
+    v = verify(world, spec, steps=api)
+    assert not v.passed and v.score == 0.0 and "step 1" in v.check("forbidden").detail
+    gotos = [{"step": 2, "action": {"action": "goto", "url": "/opportunities/10"}, "url": "http://crm.localhost/opportunities/10"}]
+    assert verify(world, spec, steps=gotos).capped == ["forbidden"]
+    with pytest.raises(Exception, match="names 'visited'"):
+        build_verifier([{"kind": "forbidden"}])
