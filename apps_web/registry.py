@@ -41,6 +41,9 @@ class AppSpec:
     data_files: tuple[str, ...] = ("models.py", "models", "seed.py", "seed", "picklists.py")  # define the world's data
     templates_setup: Callable[[Any], None] | None = None  # adds the app's globals/filters to its Jinja env
     volatile: tuple[str, ...] = ()  # "table" or "table.field" ("*.field" for all tables) verifiers ignore
+    # Field metadata the models cannot say: {table: {column: {"label", "picklist", "required", "lookup"}}},
+    # read by `sandbox schema` (and any tool that needs the forms' vocabulary).
+    fields: Callable[[], dict[str, dict[str, dict[str, Any]]]] | None = None
     extra: dict = field(default_factory=dict)
 
     @property

@@ -26,6 +26,26 @@ def _seed(ctx):
     seed_crm(ctx)
 
 
+def _fields():
+    from .forms import form_fields
+    from .validation import MODELS, RULES
+
+    out = {}
+    for key, rules in RULES.items():
+        labels = {f.name: f.label for f in form_fields(key)} if key not in ("activity", "note") else {}
+        table = out.setdefault(MODELS[key].__tablename__, {})
+        for name, rule in rules.items():
+            info = {"required": rule.required}
+            if name in labels:
+                info["label"] = labels[name]
+            if rule.kind == "picklist":
+                info["picklist"] = list(rule.choices)
+            if rule.kind == "lookup":
+                info["lookup"] = rule.lookup
+            table[name] = info
+    return out
+
+
 APP = AppSpec(
     name="crm",
     title="Sales Cloud",
@@ -38,4 +58,5 @@ APP = AppSpec(
     order=10,
     templates_setup=_templates_setup,
     volatile=("crm_recent_view", "*.updated_at"),
+    fields=_fields,
 )
