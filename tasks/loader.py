@@ -331,22 +331,40 @@ def check_steps(steps: list[_Step], where: str, available: set[str], macros: dic
         check_names(step.model_dump(exclude_none=True), w, available)
 
 
-def load_dir(root: Path | str, *, schema: Any = None) -> tuple[dict[str, LoadedTask], list[TaskFileError]]:
-    """Every task of ``root/<app>/*.yaml`` (files starting with '_' are not tasks). Returns the
-    tasks and the errors of the files that did not load (the caller decides whether to raise)."""
+def _macros_of(path: Path, errors: list[TaskFileError]) -> dict[str, Macro]:
+    if not path.exists():
+        return {}
+    try:
+        macros, error = read_macros(path)
+    except TaskFileError as e:
+        macros, error = {}, e
+    if error is not None:
+        errors.append(error)
+    return macros
+
+
+def load_dir(root: Path | str, *, schema: Any = None, shipped: Path | str | None = None,
+             ) -> tuple[dict[str, LoadedTask], list[TaskFileError]]:
+    """Every task of ``root/<app>/*.yaml`` (files starting with '_' are not tasks), keyed by
+    qualified id (``crm.opportunity-close-won``): ids are unique per app. Returns the tasks and the
+    errors of the files that did not load (the caller decides whether to raise).
+
+    Macros: ``root/_macros.yaml`` serves every app, ``root/<app>/_macros.yaml`` its app (and wins).
+    With ``shipped`` (the shipped tasks folder, for a folder of the author's own), the shipped
+    macros are seen too, under the folder's own."""
     root = Path(root)
     tasks: dict[str, LoadedTask] = {}
     errors: list[TaskFileError] = []
+    bases = [Path(shipped)] if shipped is not None and Path(shipped).resolve() != root.resolve() else []
+    own_shared = _macros_of(root / MACRO_FILE, errors)
     for app_dir in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))):
+        # shipped (shared, then the app's), then the folder's own (shared, then the app's): own wins
         macros: dict[str, Macro] = {}
-        macro_file = app_dir / MACRO_FILE
-        if macro_file.exists():
-            try:
-                macros, error = read_macros(macro_file)
-            except TaskFileError as e:
-                macros, error = {}, e
-            if error is not None:
-                errors.append(error)
+        for base in bases:
+            macros.update(_macros_of(base / MACRO_FILE, []))
+            macros.update(_macros_of(base / app_dir.name / MACRO_FILE, []))
+        macros.update(own_shared)
+        macros.update(_macros_of(app_dir / MACRO_FILE, errors))
         for path in sorted(app_dir.glob("*.yaml")):
             if path.name.startswith("_"):
                 continue
@@ -355,8 +373,9 @@ def load_dir(root: Path | str, *, schema: Any = None) -> tuple[dict[str, LoadedT
             except TaskFileError as e:
                 errors.append(e)
                 continue
-            if task.id in tasks:
-                errors.append(TaskFileError(path, [f"id: {task.id!r} is already defined in {tasks[task.id].path}"]))
+            key = f"{task.template.app}.{task.id}"
+            if key in tasks:
+                errors.append(TaskFileError(path, [f"id: {task.id!r} is already defined for {task.template.app} in {tasks[key].path}"]))
                 continue
-            tasks[task.id] = task
+            tasks[key] = task
     return tasks, errors

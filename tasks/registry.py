@@ -37,6 +37,8 @@ class TaskRegistry:
     """Task templates loaded from a folder, and their instances (cached per (id, seed))."""
 
     def __init__(self, root: Path | str = TASKS_DIR, *, store: WorldStore | None = None, cache_size: int = 512) -> None:
+        """``root``: a folder of ``<app>/*.yaml`` task files; a folder other than the shipped one also
+        sees the shipped macros."""
         self.root = Path(root)
         self._store = store
         self._tasks: dict[str, LoadedTask] | None = None
@@ -57,7 +59,7 @@ class TaskRegistry:
     def load(self, *, strict: bool = True) -> dict[str, LoadedTask]:
         with self._lock:
             if self._tasks is None:
-                self._tasks, self._errors = load_dir(self.root)
+                self._tasks, self._errors = load_dir(self.root, shipped=TASKS_DIR)
         if strict and self._errors:
             raise TaskLoadError(self._errors)
         return self._tasks
@@ -69,12 +71,12 @@ class TaskRegistry:
 
     # -- ids
     def task_ids(self) -> list[str]:
-        """Task ids (``opportunity-close-won``), sorted."""
+        """Qualified task ids (``crm.opportunity-close-won``), sorted: ids are unique per app."""
         return sorted(self.load())
 
     def ids(self) -> list[str]:
         """Qualified ids (``crm.opportunity-close-won``), as :class:`TaskSource` lists them."""
-        return [f"{t.template.app}.{t.id}" for t in sorted(self.load().values(), key=lambda t: (t.template.app, t.id))]
+        return self.task_ids()
 
     def env_ids(self) -> list[str]:
         return [ENV_PREFIX + i for i in self.ids()]
@@ -85,10 +87,13 @@ class TaskRegistry:
         name = task_id[len(ENV_PREFIX):] if task_id.startswith(ENV_PREFIX) else task_id
         if name in tasks:
             return name
-        app, _, rest = name.partition(".")
-        if rest and rest in tasks and tasks[rest].template.app == app:
-            return rest
-        raise UnknownTask(task_id, [*tasks, *self.ids()] if "." in name else tasks)
+        # a task's own id, when one app has it
+        owners = [key for key, t in tasks.items() if t.id == name]
+        if len(owners) == 1:
+            return owners[0]
+        if len(owners) > 1:
+            raise UnknownTask(task_id, owners)
+        raise UnknownTask(task_id, [*tasks, *(t.id for t in tasks.values())])
 
     def match(self, pattern: str | None) -> list[str]:
         """Task ids matching a glob (``crm.*``, ``*close*``, ``opportunity-*``); all when None.
@@ -100,7 +105,7 @@ class TaskRegistry:
         out = []
         globs = [g.strip() for g in pattern.split(",") if g.strip()]
         for tid in ids:
-            names = (tid, f"{tasks[tid].template.app}.{tid}", f"{ENV_PREFIX}{tasks[tid].template.app}.{tid}")
+            names = (tid, tasks[tid].id, f"{ENV_PREFIX}{tid}")
             if any(fnmatch.fnmatchcase(n, g) for g in globs for n in names):
                 out.append(tid)
         return out

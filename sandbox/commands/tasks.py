@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Optional
 
 import typer
 
 
-def _registry():
-    from tasks.registry import TaskLoadError, default_registry
+DIR_HELP = "Folder of task files (<dir>/<app>/*.yaml), e.g. the studio's drafts; it sees the shipped macros. Default: the shipped tasks."
 
-    reg = default_registry()
+
+def _registry(tasks_dir=None):  # noqa: ANN001, ANN202
+    from tasks.registry import TaskLoadError, TaskRegistry, default_registry
+
+    if tasks_dir is not None and not tasks_dir.is_dir():
+        typer.echo(f"error: no folder {tasks_dir}", err=True)
+        raise typer.Exit(2)
+    reg = TaskRegistry(tasks_dir) if tasks_dir is not None else default_registry()
     try:
         reg.load()
     except TaskLoadError as exc:
@@ -29,21 +36,23 @@ def register(app: typer.Typer) -> None:
         ctx: typer.Context,
         as_json: bool = typer.Option(False, "--json", help="A JSON list of objects (id, app, difficulty, tags, ...)."),
         select: Optional[str] = typer.Option(None, "--tasks", "-t", help="Selectors: id globs (crm.*), tag:GLOB, difficulty:GLOB, app:GLOB."),
+        tasks_dir: Optional[Path] = typer.Option(None, "--dir", help=DIR_HELP),
     ) -> None:
         """List every task template (id, category, difficulty, tags, step limit, near-misses)."""
         if ctx.invoked_subcommand is not None:
+            ctx.obj = tasks_dir
             return
-        reg = _registry()
+        reg = _registry(tasks_dir)
         rows = reg.summaries()
         if select:
             from sandbox.run.select import SelectionError, catalog, select_tasks
 
             try:
-                keep = {t.id.partition(".")[2] for t in select_tasks(catalog(reg), select)}
+                keep = {t.id for t in select_tasks(catalog(reg), select)}
             except SelectionError as exc:
                 typer.echo(f"error: {exc}", err=True)
                 raise typer.Exit(2) from None
-            rows = [r for r in rows if r["id"] in keep]
+            rows = [r for r in rows if f"{r['app']}.{r['id']}" in keep]
         if as_json:
             typer.echo(json.dumps(rows, indent=2))
             return
@@ -64,15 +73,17 @@ def register(app: typer.Typer) -> None:
 
     @tasks.command("show")
     def show(
+        ctx: typer.Context,
         task_id: str = typer.Argument(..., help="Task id: opportunity-close-won, crm.opportunity-close-won or sandbox/crm.…"),
         seed: int = typer.Option(0, "--seed", "-s", min=0, help="Seed of the instance (draws the parameters and the world)."),
         as_json: bool = typer.Option(False, "--json", help="The instance as JSON."),
+        tasks_dir: Optional[Path] = typer.Option(None, "--dir", help=DIR_HELP),
     ) -> None:
         """Show one instance: instruction, persona, start page, parameters, verifier, oracle and near-misses."""
         from tasks.errors import UnknownTask
         from tasks.params import InstanceError
 
-        reg = _registry()
+        reg = _registry(tasks_dir or ctx.obj)
         try:
             inst = reg.instance(task_id, seed)
         except (UnknownTask, InstanceError) as exc:
@@ -82,7 +93,7 @@ def register(app: typer.Typer) -> None:
         data["verifier"] = inst.template.verifier
         t = inst.template
         data.update(title=t.title, category=t.category, difficulty=t.difficulty, tags=t.tags.model_dump(), env_id=t.env_id,
-                    file=str(reg.task(t.id).path))
+                    file=str(reg.task(f"{t.app}.{t.id}").path))
         if as_json:
             typer.echo(json.dumps(data, indent=2, default=str))
             return

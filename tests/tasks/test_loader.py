@@ -183,8 +183,24 @@ def test_load_dir_collects_every_broken_file(tmp_path: Path) -> None:
     good(app, "first-task")
     write(app, "id: [", "broken-task")
     tasks, errors = load_dir(tmp_path)
-    assert list(tasks) == ["first-task"]
+    assert list(tasks) == ["crm.first-task"]  # keyed by app: ids are unique per app
     assert len(errors) == 1 and "broken-task.yaml" in str(errors[0])
+
+
+def test_a_folder_of_ones_own_sees_the_shipped_macros(tmp_path: Path) -> None:
+    from tasks.registry import TASKS_DIR
+
+    app = tmp_path / "crm"
+    app.mkdir()
+    good(app, "close-it", **{"  - click: {role: button, name: Closed}": "  - use: close_opportunity\n    args: {stage: Closed Won}"})
+    tasks, errors = load_dir(tmp_path)
+    assert not tasks and "no macro 'close_opportunity'" in str(errors[0])
+    tasks, errors = load_dir(tmp_path, shipped=TASKS_DIR)
+    assert not errors and list(tasks) == ["crm.close-it"]
+    # a macro of one's own with the same name wins; a root _macros.yaml serves every app
+    (tmp_path / "_macros.yaml").write_text("close_opportunity:\n  args: [stage]\n  steps:\n    - click: {role: button, name: Mine}\n")
+    tasks, errors = load_dir(tmp_path, shipped=TASKS_DIR)
+    assert not errors and tasks["crm.close-it"].macros["close_opportunity"].steps[0].click.name == "Mine"
 
 
 def test_schema_is_the_template_worlds(store) -> None:  # noqa: ANN001
