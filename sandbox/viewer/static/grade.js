@@ -21,7 +21,10 @@
       status.textContent = "saving…";
       status.classList.remove("error");
       pending = pending.then(() => post("/api/label", { run: panel.dataset.run, episode: panel.dataset.episode, ...fields }))
-        .then((label) => { status.textContent = `saved ${label.time.slice(11, 19)} UTC${label.rank ? ` · rank ${label.rank}` : ""}`; })
+        .then((label) => {
+          status.textContent = `saved ${label.time.slice(11, 19)} UTC${label.rank ? ` · rank ${label.rank}` : ""}`;
+          panel.dataset.saves = +(panel.dataset.saves || 0) + 1;  // lets a test wait for the write
+        })
         .catch((err) => { status.textContent = `not saved: ${err.message}`; status.classList.add("error"); });
       return pending;
     }
@@ -72,6 +75,7 @@
       try {
         const r = await post("/api/rank", { task: list.dataset.task, order: now });
         status.textContent = `ranking of ${r.ranked} episodes saved`;
+        list.dataset.saves = +(list.dataset.saves || 0) + 1;
       } catch (err) { status.textContent = `not saved: ${err.message}`; status.classList.add("error"); saved = ""; }
     }
     function move(li, delta) {
