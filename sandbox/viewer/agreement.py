@@ -210,18 +210,20 @@ def _fmt(value: float | None, digits: int = 2) -> str:
 
 def render(rep: dict[str, Any], console: Any) -> None:
     """The report as rich tables: per template and overall, then every disagreement with its link."""
+    from rich import box
     from rich.table import Table
 
     who = f"grader {rep['grader']}" if rep["grader"] else f"{len(rep['graders'])} grader(s): {', '.join(rep['graders'])}"
-    table = Table(title=f"Verifier vs people ({who}; runs {', '.join(r['key'] for r in rep['runs'])})", title_justify="left")
-    for col, justify in (("template", "left"), ("episodes", "right"), ("labelled", "right"), ("judged", "right"), ("agree", "right"),
-                         ("accuracy", "right"), ("kappa", "right"), ("tau", "right"), ("verifier pass", "right"), ("human pass", "right")):  # fmt: skip
-        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    table = Table(title=f"Verifier vs people ({who}; runs {', '.join(r['key'] for r in rep['runs'])})", title_justify="left",
+                  box=box.SIMPLE_HEAD, pad_edge=False)  # fmt: skip
+    table.add_column("template", no_wrap=True)
+    for col in ("episodes", "judged", "agree", "accuracy", "kappa", "tau", "verifier pass", "human pass"):
+        table.add_column(col, justify="right", no_wrap=col == "tau")
 
     def row(name: str, b: dict[str, Any], style: str | None = None) -> None:
         tau = f"{_fmt(b['tau'])} ({b['tau_basis']})" if b["tau_basis"] else "–"
         pct = lambda v: "–" if v is None else f"{100 * v:.0f}%"  # noqa: E731
-        table.add_row(name, str(b["episodes"]), str(b["labelled"]), str(b["judgements"]), str(b["agree"]), pct(b["accuracy"]),
+        table.add_row(name, str(b["episodes"]), str(b["judgements"]), str(b["agree"]), pct(b["accuracy"]),
                       _fmt(b["kappa"]), tau, pct(b["verifier_pass_rate"]), pct(b["human_pass_rate"]), style=style)  # fmt: skip
 
     for name, b in rep["templates"].items():
@@ -244,11 +246,10 @@ def render(rep: dict[str, Any], console: Any) -> None:
     if not rep["disagreements"]:
         console.print("No disagreements.")
         return
-    dis = Table(title=f"Disagreements ({len(rep['disagreements'])}): open them in `{rep['viewer']}`", title_justify="left")
-    for col in ("template", "seed", "run", "grader", "verifier", "human", "comment", "episode"):
-        dis.add_column(col, overflow="fold")
+    console.print(f"Disagreements ({len(rep['disagreements'])}), to open in `{rep['viewer']}`:")
+    verdict = lambda p, s: f"{'pass' if p else 'fail'}" + ("" if s is None else f" {s:.2f}")  # noqa: E731
     for d in rep["disagreements"]:
-        verdict = lambda p, s: f"{'pass' if p else 'fail'} {_fmt(s)}"  # noqa: E731
-        dis.add_row(d["template"], str(d["seed"]), d["run"], d["grader"], verdict(d["verifier_passed"], d["verifier_score"]),
-                    verdict(d["human_passed"], d["human_score"]), d["comment"] or "", d["url"])  # fmt: skip
-    console.print(dis)
+        comment = f' "{d["comment"]}"' if d["comment"] else ""
+        console.print(f"  {d['template']} seed {d['seed']} ({d['run']}, {d['grader']}): verifier {verdict(d['verifier_passed'], d['verifier_score'])}, "
+                      f"human {verdict(d['human_passed'], d['human_score'])}{comment}", soft_wrap=True, highlight=False)  # fmt: skip
+        console.print(f"    {d['url']}", soft_wrap=True, highlight=False)
