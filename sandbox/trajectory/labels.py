@@ -78,6 +78,7 @@ class LabelStore:
     def __init__(self, run_path: Path | str) -> None:
         self.path = Path(run_path) / LABELS_FILE
         self._lock = threading.Lock()
+        self._adding = threading.Lock()  # read-merge-append of one process's requests, one at a time
         self._cache: tuple[tuple[int, int], dict[tuple[str, str], Label]] | None = None
 
     def __repr__(self) -> str:
@@ -121,10 +122,11 @@ class LabelStore:
 
     def add(self, episode: str, grader: str, **fields: Any) -> Label:
         """Record a judgement; fields not given keep the grader's previous values for the episode."""
-        previous = self.latest().get((episode, grader))
-        base = previous.model_dump(exclude={"time"}) if previous else {}
-        label = Label.model_validate({**base, **fields, "episode": episode, "grader": grader, "time": utc_now()})
-        self.append([label])
+        with self._adding:
+            previous = self.latest().get((episode, grader))
+            base = previous.model_dump(exclude={"time"}) if previous else {}
+            label = Label.model_validate({**base, **fields, "episode": episode, "grader": grader, "time": utc_now()})
+            self.append([label])
         return label
 
     def append(self, labels: Iterable[Label]) -> None:

@@ -23,7 +23,7 @@ from sandbox.run.summary import summarize
 from sandbox.trajectory import Episode, TrajectoryError, screenshot_name
 
 from . import grading, images
-from .compare import compare_rows
+from .compare import compare_rows, filter_rows
 from .index import OUTCOMES, SORT_KEYS, Query
 from .overlay import cursor_after, shapes
 from .runs import RunView, episode_path, load_runs
@@ -242,7 +242,8 @@ def create_app(run_paths: Path | str | list[Path | str], *, grade: bool = False,
             return RedirectResponse("/")
         p = request.query_params
         q, differ = (p.get("q") or "").strip(), p.get("differ") in ("1", "on", "true")
-        rows = compare_rows(runs, q, differ)
+        every_row = compare_rows(runs)
+        rows = filter_rows(every_row, q, differ)
         per = _int(p.get("per"), 100) if _int(p.get("per"), 100) in PER_PAGE else 100
         pages = max(1, math.ceil(len(rows) / per))
         page = min(max(1, _int(p.get("page"), 1)), pages)
@@ -250,7 +251,7 @@ def create_app(run_paths: Path | str | list[Path | str], *, grade: bool = False,
         stats = [summarize(r) for r in every]
         groups = {dim: sorted({name for s in stats for name in s["by"][dim]}) for dim in ("app", "difficulty", "tag")}
         return templates.TemplateResponse(request, "compare.html", {
-            "meta": {}, "rows": rows[(page - 1) * per : page * per], "matched": len(rows), "total": len(compare_rows(runs)),
+            "meta": {}, "rows": rows[(page - 1) * per : page * per], "matched": len(rows), "total": len(every_row),
             "q": q, "differ": differ, "page": page, "pages": pages, "url": url_maker(request, "/compare"), "stats": stats, "groups": groups,
         })  # fmt: skip
 

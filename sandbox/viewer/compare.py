@@ -37,8 +37,8 @@ class Row:
         return have[0], have[1]
 
 
-def compare_rows(runs: list[RunView], q: str = "", differ: bool = False) -> list[Row]:
-    """Every episode id of any run, ordered by task and seed; ``q`` filters tasks (glob or text)."""
+def compare_rows(runs: list[RunView]) -> list[Row]:
+    """Every episode id of any run, ordered by task and seed."""
     for rv in runs:
         rv.index.refresh()
     ids: dict[str, tuple[str, int]] = {}
@@ -46,10 +46,15 @@ def compare_rows(runs: list[RunView], q: str = "", differ: bool = False) -> list
         for r in rv.index.rows:
             ids.setdefault(r["id"], (str(r.get("task", "")), int(r.get("seed") or 0)))
     rows = [Row(i, task, seed, [rv.index.by_id.get(i) for rv in runs]) for i, (task, seed) in ids.items()]
+    rows.sort(key=lambda r: (r.task, r.seed, r.id))
+    return rows
+
+
+def filter_rows(rows: list[Row], q: str = "", differ: bool = False) -> list[Row]:
+    """``q`` keeps tasks matching a glob or containing the text; ``differ`` the rows where runs differ."""
     if q:
         pattern = q if any(ch in q for ch in "*?[") else f"*{q}*"
         rows = [r for r in rows if fnmatch.fnmatchcase(r.task.lower(), pattern.lower()) or r.id == q]
     if differ:
         rows = [r for r in rows if r.differ]
-    rows.sort(key=lambda r: (r.task, r.seed, r.id))
     return rows
