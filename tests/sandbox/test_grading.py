@@ -250,3 +250,29 @@ def test_view_command_needs_a_grader_name(runs):  # noqa: ANN001
     assert out.exit_code == 2 and "--grader NAME" in out.output
     out = CliRunner().invoke(cli, ["view", str(runs["oracle"]), "--grader", "ana"])
     assert out.exit_code == 2 and "add --grade" in out.output
+
+
+def test_blind_grading_hides_verdicts_and_the_label_api_says_what_is_wrong(runs, tmp_path):  # noqa: ANN001
+    oracle, noop = copies(runs, tmp_path, "oracle", "noop")
+    blind = TestClient(create_app([oracle, noop], grade=True, grader="ana"), follow_redirects=False)
+    assert blind.get("/runs/oracle/").headers["location"] == "/" and blind.get("/compare").headers["location"] == "/"
+    for path in (f"/runs/oracle/episodes/{S0}", f"/side?left=oracle/{S0}&right=noop/{S0}", f"/rank/{TASK}", "/"):
+        text = blind.get(path).text
+        assert "checks passed" not in text and 'class="badge passed"' not in text and 'class="card verdict"' not in text, path
+    seen = TestClient(create_app([oracle, noop], grade=True, grader="ana", show_verdict=True))
+    assert 'data-testid="outcome">passed' in seen.get(f"/runs/oracle/episodes/{S0}").text
+    assert "<th>Verifier</th>" in seen.get("/").text
+
+    post = blind.post
+    assert post("/api/label", json={"run": "oracle", "episode": "nope__s0", "passed": True}).status_code == 404
+    assert post("/api/label", json={"run": "other", "episode": S0, "passed": True}).json()["detail"].startswith("no run 'other'")
+    bad = post("/api/label", json={"run": "oracle", "episode": S0, "score": -0.5})
+    assert bad.status_code == 422 and "score" in bad.json()["detail"]
+    assert post("/api/rank", json={"task": TASK, "order": [f"oracle/{S0}", f"oracle/{S0}"]}).json()["detail"] == "the ranking names an episode twice"
+    assert "not of other.task" in post("/api/rank", json={"task": "other.task", "order": [f"oracle/{S0}"]}).json()["detail"]
+    assert not (oracle / "labels.jsonl").exists()  # nothing half-saved by the bad requests
+    browse = TestClient(create_app([oracle, noop]))
+    denied = browse.post("/api/label", json={"run": "oracle", "episode": S0, "passed": True})
+    assert denied.status_code == 403 and "--grade --grader NAME" in denied.json()["detail"]
+    with pytest.raises(ValueError, match="--grader NAME"):
+        create_app([oracle], grade=True)
