@@ -59,6 +59,6 @@ def register(app: typer.Typer) -> None:
             console.print(f"[red]oracle failed[/] {r['task']} seed {r['seed']}: {r.get('reason')}")
         for r in bad_base:
             console.print(f"[red]noop passed[/] {r['task']} seed {r['seed']}: the task is solved by doing nothing")
-        console.print(f"view the runs: [bold]sandbox view {root / 'oracle'}[/]   and   [bold]sandbox view {root / baseline.replace(':', '-')}[/]")
+        console.print(f"compare the runs in the viewer: [bold]sandbox view {root / 'oracle'} {root / baseline.replace(':', '-')}[/]")
         if bad_oracle or bad_base:
             raise typer.Exit(1)

@@ -7,6 +7,7 @@
         results.jsonl       one line per finished episode (EpisodeRecord.result()), in finishing order
         episodes/<id>/      finished episodes; ``<id>.partial`` while running
         aborted/<id>.<n>/   unfinished episodes found by --resume, kept for inspection
+        labels.jsonl        human labels of the episodes (``labels.py``), written by the viewer
 
 The episode folders are the truth; ``results.jsonl`` is an index rebuilt from them on resume, so an
 episode appears in it exactly once however the previous process ended.

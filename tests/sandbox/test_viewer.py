@@ -135,7 +135,7 @@ def test_person_opens_a_run_steps_through_an_episode_and_sees_the_checks(browser
     page.wait_for_url(f"**/episodes/{line['id']}*")
     expect(page.get_by_test_id("outcome")).to_have_text("passed")
 
-    counter = page.locator("#step-counter")
+    counter = page.get_by_test_id("step-counter")
     expect(counter).to_have_text(f"Step 1 of {line['steps']}")
     expect(page.locator(".step-detail:not([hidden]) h2")).to_contain_text("Step 1")
     page.keyboard.press("ArrowRight")
@@ -167,14 +167,14 @@ def test_person_opens_a_run_steps_through_an_episode_and_sees_the_checks(browser
     page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=diff.element_handle())
 
     # The verdict's checks, each with what was expected and what was found.
-    checks = page.locator("#checks > li.check")
+    checks = page.locator("[data-testid=checks] > li.check")
     expect(checks.first).to_be_visible()
     assert checks.count() >= 1
     expect(checks.first.locator(".mark")).to_have_text("✔")
-    expect(page.locator("#checks dl.ea dt", has_text="expected").first).to_be_visible()
+    expect(page.locator("[data-testid=checks] dl.ea dt", has_text="expected").first).to_be_visible()
 
     # The filmstrip jumps to a step; Escape goes back to the run.
-    page.locator("#filmstrip [data-goto='1']").click()
+    page.locator(".filmstrip [data-goto='1']").click()
     expect(counter).to_have_text(f"Step 1 of {line['steps']}")
     page.keyboard.press("Escape")
     page.wait_for_url(viewer_url + "/")
