@@ -353,10 +353,24 @@ async def validate_async(
     from sandbox.runtime import default_apps
 
     t0 = time.perf_counter()
-    for tid in task_ids:  # instantiate up front: a broken template fails before any browser starts
+    # Instantiate up front: a broken instance is reported (naming the file, the seed and the field)
+    # and skipped, so one bad template or seed does not stop the run.
+    broken: list[Outcome] = []
+    good: dict[str, list[int]] = {}
+    for tid in task_ids:
         for seed in seeds:
-            registry.instance(tid, seed)
-    jobs = plan(registry, task_ids, seeds, repeat, with_adversaries=with_adversaries)
+            try:
+                registry.instance(tid, seed)
+                good.setdefault(tid, []).append(seed)
+            except Exception as e:  # noqa: BLE001 - reported as the instance's outcome
+                path = getattr(registry.task(tid), "path", "")
+                out = Outcome(tid, seed, "instance", "instance", "none", should_pass=True,
+                              error=f"the instance could not be drawn ({path}, seed {seed}): {e}")
+                broken.append(out)
+                if on_outcome is not None:
+                    on_outcome(out)
+    jobs = [j for tid, s_list in good.items()
+            for j in plan(registry, [tid], s_list, repeat, with_adversaries=with_adversaries)]
     observe = ObserveOptions(screenshot="png" if screenshots else "none")
     pool = EpisodePool(max_concurrency=workers, runtime=runtime, source=registry, observe=observe,
                        runtime_options={"store": registry.store, "apps": default_apps()})
@@ -383,6 +397,7 @@ async def validate_async(
         await pool.close()
     order = {(j.task, j.seed, j.solution, j.round): i for i, j in enumerate(jobs)}
     outcomes.sort(key=lambda o: order[(o.task, o.seed, o.solution, o.round)])
+    outcomes = broken + outcomes
     unstable = []
     if repeat > 1:
         first: dict[tuple[str, int, str], tuple[Any, ...]] = {}

@@ -57,3 +57,21 @@ def test_verdicts_are_the_same_twice(registry: TaskRegistry, runtime) -> None:  
     report = run(validate_async(registry, ids, [1], workers=WORKERS, repeat=2, quick=True, runtime=runtime))
     assert report.ok and not report.unstable, _explain(report)
     assert len(report.outcomes) == 2 * len(plan(registry, ids, [1]))
+
+
+def test_a_bad_instance_is_reported_and_does_not_stop_the_run(tmp_path, registry: TaskRegistry, runtime) -> None:  # noqa: ANN001
+    import shutil
+
+    from tasks.registry import TASKS_DIR
+
+    (tmp_path / "crm").mkdir()
+    shutil.copy(TASKS_DIR / "crm" / "answer-opportunity-industry.yaml", tmp_path / "crm")
+    text = (TASKS_DIR / "crm" / "lead-rate-hot.yaml").read_text()
+    (tmp_path / "crm" / "lead-rate-hot.yaml").write_text(text.replace("params:", "assert:\n  - select 0\nparams:", 1))
+    mine = TaskRegistry(tmp_path, store=registry.store)
+    report = run(validate_async(mine, mine.task_ids(), [0], workers=WORKERS, quick=True, runtime=runtime, with_adversaries=False))
+    bad = [o for o in report.outcomes if o.solution == "instance"]
+    assert len(bad) == 1 and bad[0].task == "crm.lead-rate-hot" and "lead-rate-hot.yaml, seed 0" in bad[0].error
+    assert not report.ok
+    played = [o for o in report.outcomes if o.task == "crm.answer-opportunity-industry"]
+    assert played and all(o.agrees for o in played), _explain(report)
