@@ -174,7 +174,9 @@ def _mass_one_wrong(inst: TaskInstance) -> list[Adversary]:
                 if e.count == "all":
                     many = True
                 else:
-                    many = (e.count.exactly or 0) > 1 or (e.count.exactly is None and (e.count.at_most or 2) > 1)
+                    c = e.count
+                    many = isinstance(c.exactly, str) or (c.exactly or 0) > 1 or (
+                        c.exactly is None and (not isinstance(c.at_most, int) or c.at_most > 1))
                 if e.op != "update" or not e.to or not many:
                     continue
                 out.append(_one_wrong(inst, e, len(out)))

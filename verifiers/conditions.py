@@ -254,18 +254,19 @@ def where_refs(where: Where, table: str, path: str) -> Iterator[tuple[str, str, 
 
 
 class Count(SpecModel):
-    """How many rows: ``3`` (exactly), or ``{exactly: n}``, ``{at_least: n}``, ``{at_most: n}``."""
+    """How many rows: ``3`` (exactly), or ``{exactly: n}``, ``{at_least: n}``, ``{at_most: n}``.
+    A number may be a task parameter (``"{{ n }}"``), resolved when the check runs (``resolved``)."""
 
-    exactly: int | None = Field(None, ge=0)
-    at_least: int | None = Field(None, ge=0)
-    at_most: int | None = Field(None, ge=0)
+    exactly: int | str | None = None
+    at_least: int | str | None = None
+    at_most: int | str | None = None
 
     @model_validator(mode="before")
     @classmethod
     def _plain(cls, data: Any) -> Any:
         if isinstance(data, bool):
             raise spec_error("a count is a number or {exactly|at_least|at_most: n}")
-        if isinstance(data, int):
+        if isinstance(data, int) or (isinstance(data, str) and "{{" in data):
             return {"exactly": data}
         if isinstance(data, str) and data.strip().lower() in ("none", "no"):
             return {"exactly": 0}
@@ -275,11 +276,33 @@ class Count(SpecModel):
     def _consistent(self) -> Count:
         if self.exactly is None and self.at_least is None and self.at_most is None:
             raise spec_error("a count needs one of exactly, at_least, at_most")
+        for key in ("exactly", "at_least", "at_most"):
+            v = getattr(self, key)
+            if isinstance(v, str) and not has_params(v):
+                raise spec_error(f"{key} is a whole number or a task parameter such as \"{{{{ n }}}}\"", key)
+            if isinstance(v, int) and v < 0:
+                raise spec_error(f"{key} cannot be negative", key)
         if self.exactly is not None and (self.at_least is not None or self.at_most is not None):
             raise spec_error("'exactly' cannot be combined with at_least/at_most")
-        if self.at_least is not None and self.at_most is not None and self.at_least > self.at_most:
+        if (isinstance(self.at_least, int) and isinstance(self.at_most, int)) and self.at_least > self.at_most:
             raise spec_error("at_least is greater than at_most")
         return self
+
+    def resolved(self, env: Env) -> Count:
+        """This count with its parameters replaced by their values (whole numbers)."""
+        if not any(isinstance(getattr(self, k), str) for k in ("exactly", "at_least", "at_most")):
+            return self
+        values = {}
+        for key in ("exactly", "at_least", "at_most"):
+            v = getattr(self, key)
+            if isinstance(v, str):
+                r = env.resolve(v)
+                try:
+                    v = int(float(r))
+                except (TypeError, ValueError):
+                    raise EvaluationError(f"count {key} {v!r} is not a whole number (it is {r!r})") from None
+            values[key] = v
+        return Count(**values)
 
     def ok(self, n: int) -> bool:
         if self.exactly is not None:

@@ -55,7 +55,8 @@ class StateSpec(CheckSpec):
         rows_phrase = self._rows_phrase(env)
         checks: list[Check] = []
 
-        count = self.count if self.count is not None else (None if self.expect else Count(at_least=1))
+        declared = self.count.resolved(env) if self.count is not None else None
+        count = declared if declared is not None else (None if self.expect else Count(at_least=1))
         if count is not None:
             n = len(rows)
             single = count.exactly in (0, 1) or (
@@ -80,7 +81,7 @@ class StateSpec(CheckSpec):
             phrase = cond.phrase(field, env)
             sentence = f"{subject}'s {phrase}" if subject else f"{rows_phrase}: {phrase}"
             if not rows:
-                vacuous = self.count is not None and self.count.allows_zero()
+                vacuous = declared is not None and declared.allows_zero()
                 checks.append(self.check(
                     field, sentence=sentence, passed=vacuous, expected=cond.expected(env), actual=None,
                     detail=None if vacuous else f"no {rows_phrase}",
@@ -287,7 +288,8 @@ class ChangesSpec(CheckSpec):
         td = env.ctx.diff.table(e.table)
         keys = td.key_columns or env.key_columns(e.table)
         every = e.count == "all"
-        single = not every and e.count.exactly == 1
+        count = e.count if every else e.count.resolved(env)
+        single = not every and count.exactly == 1
         rows_phrase = f"{e.table} row" + ("" if single or every else "s")
         w = where_phrase(e.where, env)
         if every:
@@ -295,7 +297,7 @@ class ChangesSpec(CheckSpec):
         elif w:
             rows_phrase += f" where {w}"
         verb = "was" if single or every else "were"
-        quantity = "every" if every else e.count.phrase()
+        quantity = "every" if every else count.phrase()
         details: list[str] = []
 
         if e.op in ("add", "remove"):
@@ -351,8 +353,8 @@ class ChangesSpec(CheckSpec):
                 details.append(f"{len(missed)} matching row{'s' if len(missed) != 1 else ''} not {_past(e.op)}: "
                                + ", ".join(missed[:10]) + (" ..." if len(missed) > 10 else ""))
         else:
-            passed = e.count.ok(n)
-            expected = e.count.expected()
+            passed = count.ok(n)
+            expected = count.expected()
         actual: list[str] = seen or [f"no {rows_phrase} {verb} {_past(e.op)}"]
         if not passed and others:
             actual = actual + [f"other {e.table} change: {line}" for line in others[:5]]

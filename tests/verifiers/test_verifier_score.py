@@ -162,3 +162,17 @@ def test_forbidden_steps_are_a_guard(world):
     assert verify(world, spec, steps=gotos).capped == ["forbidden"]
     with pytest.raises(Exception, match="names 'visited'"):
         build_verifier([{"kind": "forbidden"}])
+
+
+def test_counts_accept_parameters(world):
+    spec = [{"kind": "state", "table": "crm_case", "where": {"account_id": 1}, "count": "{{ n }}"}]
+    assert verify(world, spec, params={"n": 2}).passed
+    v = verify(world, spec, params={"n": 3})
+    assert not v.passed and v.checks[0].expected == {"exactly": 3}
+    assert "not a whole number" in verify(world, spec, params={"n": "many"}).checks[0].error
+    ch = [{"kind": "changes", "expect": [{"table": "crm_case", "op": "remove", "where": {"account_id": 1},
+                                          "count": {"at_least": "{{ k }}"}}]}]
+    world.run("DELETE FROM crm_case WHERE account_id=1")
+    assert verify(world, ch, params={"k": 2}).passed and not verify(world, ch, params={"k": 3}).passed
+    with pytest.raises(Exception, match="whole number or a task parameter"):
+        build_verifier([{"kind": "state", "table": "crm_case", "count": {"exactly": "two"}}])
