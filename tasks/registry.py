@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from .errors import TaskFileError, UnknownTask
 from .instance import TaskInstance, instantiate
+from .params import InstanceError
 from .loader import LoadedTask, load_dir
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -126,7 +127,12 @@ class TaskRegistry:
         from apps_web import registry as apps
 
         app = apps.get(task.template.app)
-        inst = instantiate(task, int(seed), self.store.template(int(seed)), volatile=tuple(app.volatile) if app else ())
+        try:
+            inst = instantiate(task, int(seed), self.store.template(int(seed)), volatile=tuple(app.volatile) if app else ())
+        except InstanceError as e:
+            if str(task.path) in str(e):
+                raise
+            raise InstanceError(f"{task.path} (seed {seed}): {e}") from None
         with self._lock:
             self._instances[key] = inst
             while len(self._instances) > self._cache_size:

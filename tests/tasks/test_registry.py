@@ -148,3 +148,16 @@ def test_setup_and_values_after_setup(tmp_path: Path, store) -> None:  # noqa: A
 
     verdict = inst.verify(VerifyContext(end_db=world.path, diff=diff, answer="Done."))
     assert not verdict.passed and "status is Working" in verdict.reason
+
+
+def test_instance_errors_name_the_file_the_seed_and_the_field(tmp_path: Path, store) -> None:  # noqa: ANN001
+    from tasks.params import InstanceError
+    from tasks.registry import TASKS_DIR
+
+    (tmp_path / "crm").mkdir()
+    text = (TASKS_DIR / "crm" / "lead-rate-hot.yaml").read_text().replace("params:", "assert:\n  - select 0\nparams:", 1)
+    (tmp_path / "crm" / "lead-rate-hot.yaml").write_text(text)
+    with pytest.raises(InstanceError) as info:
+        TaskRegistry(tmp_path, store=store).instance("lead-rate-hot", 2)
+    message = str(info.value)
+    assert "lead-rate-hot.yaml (seed 2)" in message and "assert[0]" in message
