@@ -38,6 +38,7 @@ class AppSpec:
     color: str = "#0176d3"  # accent colour of the app's header
     order: int = 100  # position in the launcher
     home_path: str = "/"
+    default_role: str | None = None  # the role free-form episodes on this app sign in as
     data_files: tuple[str, ...] = ("models.py", "models", "seed.py", "seed", "picklists.py")  # define the world's data
     templates_setup: Callable[[Any], None] | None = None  # adds the app's globals/filters to its Jinja env
     volatile: tuple[str, ...] = ()  # "table" or "table.field" ("*.field" for all tables) verifiers ignore

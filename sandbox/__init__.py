@@ -29,11 +29,13 @@ _EXPORTS = {
 }  # fmt: skip
 
 
-def make_env(app: str = "crm", start_url: str = "/", instruction: str = "", **kwargs: Any) -> Any:
-    """A free-form gymnasium env on ``app`` (see :class:`sandbox.gym_env.SandboxEnv` for options)."""
+def make_env(app: str | None = None, start_url: str = "/", instruction: str = "", **kwargs: Any) -> Any:
+    """A free-form gymnasium env on ``app`` (default: the first installed app; see
+    :class:`sandbox.gym_env.SandboxEnv` for options)."""
     from .gym_env import SandboxEnv
+    from .spec import default_app
 
-    return SandboxEnv(app, start_url, instruction, **kwargs)
+    return SandboxEnv(app or default_app(), start_url, instruction, **kwargs)
 
 
 def __getattr__(name: str) -> Any:

@@ -78,7 +78,7 @@ def _fork(runtime: Runtime, spec: EpisodeSpec) -> tuple[World, str | None]:
     try:
         if spec.setup is not None:
             spec.setup(world)
-        return world, resolve_persona(world, spec)
+        return world, resolve_persona(world, spec, runtime.host.apps)
     except BaseException:
         runtime.store.drop(world)
         raise

@@ -17,7 +17,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from verifiers import Verdict, VerifyContext
 
 DEFAULT_MAX_STEPS = 100
-DEFAULT_ROLE = "sales_rep"
+# The role free-form episodes sign in as: the start app's own default (AppSpec.default_role).
+DEFAULT_ROLE = "@app"
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,8 @@ class EpisodeSpec:
     - ``start_url``: a path on the app's host (``"/opportunities/12"``), or an absolute URL on the host.
     - ``instruction``: the text the agent receives.
     - ``persona``: username of the signed-in user; if ``None``, the first user (lowest id) whose role
-      is ``role``; if both are ``None``, nobody is signed in.
+      is ``role`` (``DEFAULT_ROLE``: the start app's default role); if both are ``None``, nobody is
+      signed in.
     - ``seed``: the world seed (the env's ``reset(seed=...)`` overrides it); ``scale``: the world size.
     - ``max_steps``: the episode is truncated after this many steps.
     - ``setup(world)``: changes applied to the freshly forked world before the browser opens.
@@ -88,8 +90,18 @@ class TaskSource(Protocol):
     def ids(self) -> Iterable[str]: ...
 
 
+def default_app() -> str:
+    """The first installed app (in launcher order): where free-form episodes start by default."""
+    from apps_web import registry
+
+    apps = registry.discover()
+    if not apps:
+        raise RuntimeError("no app is installed (apps_web/<name>/ with an APP = AppSpec(...))")
+    return apps[0].name
+
+
 def free_spec(
-    app: str = "crm",
+    app: str | None = None,
     start_url: str = "/",
     instruction: str = "",
     *,
@@ -99,33 +111,46 @@ def free_spec(
     max_steps: int = DEFAULT_MAX_STEPS,
     setup: Callable[[World], None] | None = None,
 ) -> EpisodeSpec:
-    """A free-form episode: an app, a start page and an instruction, no verifier (reward 0)."""
+    """A free-form episode: an app (default: the first installed), a start page and an instruction,
+    no verifier (reward 0)."""
+    app = app or default_app()
     return EpisodeSpec(
         id=f"{app}.free", app=app, start_url=start_url, instruction=instruction, persona=persona,
         role=role, seed=seed, max_steps=max_steps, setup=setup,
     )
 
 
-def resolve_persona(world: World, spec: EpisodeSpec) -> str | None:
-    """The username to sign in for ``spec`` in ``world`` (see :class:`EpisodeSpec`)."""
+def resolve_persona(world: World, spec: EpisodeSpec, apps: Iterable[Any] = ()) -> str | None:
+    """The username to sign in for ``spec`` in ``world`` (see :class:`EpisodeSpec`). ``apps``: the
+    AppSpecs the host serves (default: the installed ones), for the start app's default role; an app
+    without one signs in its world's first active user."""
     if spec.persona is not None:
         with closing(world.connect()) as conn:
             row = conn.execute("SELECT username FROM identity_user WHERE username = ?", (spec.persona,)).fetchone()
         if row is None:
             raise ValueError(f"persona {spec.persona!r} of episode {spec.id!r} is not a user of this world")
         return spec.persona
-    if spec.role is None:
+    role = spec.role
+    if role is None:
         return None
+    if role == DEFAULT_ROLE:
+        from apps_web import registry
+
+        app = next((a for a in apps if a.name == spec.app), None) or registry.get(spec.app)
+        role = app.default_role if app is not None else None
     with closing(world.connect()) as conn:
         try:
-            row = conn.execute(
-                "SELECT username FROM identity_user WHERE role = ? AND active ORDER BY id LIMIT 1", (spec.role,)
-            ).fetchone()
+            if role is None:
+                row = conn.execute("SELECT username FROM identity_user WHERE active ORDER BY id LIMIT 1").fetchone()
+            else:
+                row = conn.execute(
+                    "SELECT username FROM identity_user WHERE role = ? AND active ORDER BY id LIMIT 1", (role,)
+                ).fetchone()
         except Exception:  # a world without the identity tables (should not happen): nobody signs in
             return None
     if row is None:
-        raise ValueError(f"no active user with role {spec.role!r} in this world for episode {spec.id!r}")
+        raise ValueError(f"no active user{f' with role {role!r}' if role else ''} in this world for episode {spec.id!r}")
     return row[0]
 
 
-__all__ = ["DEFAULT_MAX_STEPS", "DEFAULT_ROLE", "EpisodeSpec", "TaskSource", "free_spec", "resolve_persona"]
+__all__ = ["DEFAULT_MAX_STEPS", "DEFAULT_ROLE", "EpisodeSpec", "TaskSource", "default_app", "free_spec", "resolve_persona"]

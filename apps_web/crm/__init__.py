@@ -59,4 +59,5 @@ APP = AppSpec(
     templates_setup=_templates_setup,
     volatile=("crm_recent_view", "*.updated_at"),
     fields=_fields,
+    default_role="sales_rep",
 )

@@ -41,7 +41,7 @@ def register(app: typer.Typer) -> None:
             reg = default_registry()
         try:
             reg.load()
-            ids = [t.id.partition(".")[2] for t in select_tasks(catalog(reg), tasks)]
+            ids = [t.id for t in select_tasks(catalog(reg), tasks)]
             seed_list = parse_seeds(seeds)
         except (TaskLoadError, SelectionError) as exc:
             console.print(f"[red]error:[/] {exc}")

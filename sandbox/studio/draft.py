@@ -66,6 +66,13 @@ _Dumper.add_representer(
 )
 
 
+
+def _default_role(app: str) -> str | None:
+    from apps_web import registry
+
+    spec = registry.get(app)
+    return spec.default_role if spec is not None else None
+
 def _volatile(app: str) -> tuple[str, ...]:
     from apps_web import registry
 
@@ -260,7 +267,7 @@ def draft_from_episode(episode: Episode, *, store: Any = None) -> Draft:
         else ("create-with-lookup" if all(e["op"] == "add" for e in expect) else "workflow"),
         "difficulty": "easy" if steps <= 8 else "medium" if steps <= 20 else "hard",
         "tags": {"skill": ["recorded-demo"], "occupation": []},
-        "persona": persona or {"role": "sales_rep"},
+        "persona": persona or {"role": _default_role(app)},
         "start_url": start_url,
         "max_steps": max(15, steps * 2),
         "params": params,

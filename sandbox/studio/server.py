@@ -113,9 +113,9 @@ class Studio:
         task = (form.get("task") or "").strip()
         if task:
             return self.tasks.get(task, seed)
-        from sandbox.spec import free_spec
+        from sandbox.spec import default_app, free_spec
 
-        app = (form.get("app") or "crm").strip()
+        app = (form.get("app") or default_app()).strip()
         start = (form.get("start_url") or "/").strip() or "/"
         persona = (form.get("persona") or "").strip() or None
         instruction = (form.get("instruction") or "").strip() or f"Explore the {app} app and do something worth teaching."
