@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .context import BrowserSettings
-from .episode import Episode
+from .episode import REWARD_MODES, Episode
 from .observe import ObserveOptions
 from .runtime import Runtime, default_apps
 from .settle import SettleBudget
@@ -32,7 +32,9 @@ Info = dict[str, Any]
 class AsyncSandboxEnv:
     """One episode at a time: ``await reset()``, ``await step(action)``, ``await close()``.
 
-    Give it an :class:`EpisodeSpec`, or a :class:`TaskSource` and a ``task_id``. Without a
+    Give it an :class:`EpisodeSpec`, or a :class:`TaskSource` and a ``task_id``. ``reward``:
+    ``"passed"`` (default: 1.0/0.0 at the end), ``"score"`` (partial credit at the end) or
+    ``"progress"`` (dense: each step, the change in the score); ``info["verdict"]`` always ends it. Without a
     ``runtime`` (or a ``runtime_factory`` that lends one for an app) it starts its own (Chromium + app
     host, with ``runtime_options``) on first reset and closes it on ``close``.
     """
@@ -50,9 +52,13 @@ class AsyncSandboxEnv:
         keep_worlds: bool = False,
         runtime_options: dict[str, Any] | None = None,
         runtime_factory: Callable[[str], Awaitable[Runtime]] | None = None,
+        reward: str = "passed",
     ) -> None:
         if spec is None and (source is None or task_id is None):
             raise ValueError("give an EpisodeSpec, or a TaskSource and a task_id")
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward must be one of {', '.join(REWARD_MODES)}, got {reward!r}")
+        self.reward = reward
         self.spec = spec
         self.source = source
         self.task_id = task_id if task_id is not None else (spec.id if spec is not None else None)
@@ -110,6 +116,7 @@ class AsyncSandboxEnv:
         try:
             self.episode, obs, info = await Episode.open(
                 runtime, spec, observe=self.observe, settings=self.settings, budget=self.budget, keep_world=self.keep_worlds,
+                reward=self.reward,
             )
         finally:
             if old is not None:  # closed once the next start page is shown: closing a context costs CPU

@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _X = ("x", "start_x", "end_x", "x0", "x1")
 _Y = ("y", "start_y", "end_y", "y0", "y1")
+REWARD_MODES = ("passed", "score", "progress")
 OVER = "the episode is over (it was answered, reported infeasible or hit its step limit); call reset() to start a new one"
 
 
@@ -119,6 +120,7 @@ class Episode:
     watch: PageWatch
     blocked: Any
     keep_world: bool = False
+    reward_mode: str = "passed"
     steps: int = 0
     terminated: bool = False
     truncated: bool = False
@@ -136,6 +138,8 @@ class Episode:
     _new_pages: list[Any] = field(default_factory=list)
     _page_event: asyncio.Event | None = None
     _closed: bool = False
+    _progress: float = 0.0
+    _reached: list[str] = field(default_factory=list)
 
     # -- creation ------------------------------------------------------------------------------------
     @classmethod
@@ -148,8 +152,14 @@ class Episode:
         settings: BrowserSettings = BrowserSettings(),
         budget: SettleBudget = SettleBudget(),
         keep_world: bool = False,
+        reward: str = "passed",
     ) -> tuple[Episode, dict[str, Any], dict[str, Any]]:
-        """Fork the world, apply the spec's setup, open the context and the start page; first observation."""
+        """Fork the world, apply the spec's setup, open the context and the start page; first observation.
+
+        ``reward``: ``"passed"`` (1.0/0.0 at the end), ``"score"`` (the verdict's partial credit at the
+        end) or ``"progress"`` (each step, the change in the score; they sum to the final score)."""
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward must be one of {', '.join(REWARD_MODES)}, got {reward!r}")
         t0 = time.perf_counter()
         host = runtime.host
         if spec.app not in host.app_names:
@@ -168,7 +178,7 @@ class Episode:
             episode = cls(
                 runtime=runtime, spec=spec, world=world, username=username, context=context, observe=observe,
                 settings=settings, budget=budget, executor=Executor(settings.viewport, host, settings.typing),
-                watch=watch, blocked=blocked, keep_world=keep_world,
+                watch=watch, blocked=blocked, keep_world=keep_world, reward_mode=reward,
             )
             episode._watches.append(watch)
             context.on("page", episode._on_page)
@@ -328,12 +338,16 @@ class Episode:
         if self.done:
             self.verdict = await self.verify()
             if self.verdict is not None:
-                reward = float(self.verdict.score)
+                reward = self._reward(self.verdict)
                 info["verdict"] = self.verdict
             if self.answer is not None:
                 info["answer"] = self.answer
             if self.infeasible_reason is not None:
                 info["infeasible_reason"] = self.infeasible_reason
+        elif self.reward_mode == "progress" and self.spec.verify is not None and not extra["changes"].is_empty:
+            reward = self._reward(await self.verify())  # the world changed: grade the progress so far
+        if self.reward_mode == "progress" and self.spec.verify is not None:
+            info["progress"] = {"score": self._progress, "reached": list(self._reached)}
         t_end = time.perf_counter()
         info["timing"] = {
             "parse_ms": (t_parse - t0) * 1000,
@@ -343,6 +357,17 @@ class Episode:
             "total_ms": (t_end - t0) * 1000,
         }
         return StepResult(obs, reward, self.terminated, self.truncated, info)
+
+    def _reward(self, verdict: Any) -> float:
+        """The reward of a verdict in this episode's mode (``progress``: the change since the last one)."""
+        if self.reward_mode == "passed":
+            return 1.0 if verdict.passed else 0.0
+        score = float(verdict.score)
+        if self.reward_mode == "score":
+            return score
+        delta, self._progress = score - self._progress, score
+        self._reached = [c.name for c in _credit_leaves(verdict.checks) if c.passed]
+        return delta
 
     async def _follow_pages(self, settled: SettleResult) -> SettleResult:
         """A new tab became the one the agent sees; a closed tab hands over to the one before it."""
@@ -474,6 +499,15 @@ class Episode:
             self.runtime.store.drop(self.world)
 
 
+def _credit_leaves(checks: list[Any]) -> list[Any]:
+    out = []
+    for c in checks:
+        if c.guard:
+            continue
+        out.extend(_credit_leaves(c.checks) if c.checks else [c])
+    return out
+
+
 def as_array(screenshot: Any) -> np.ndarray:
     """A screenshot from an observation as an HxWx3 uint8 array, whatever its form."""
     if isinstance(screenshot, np.ndarray):
@@ -483,4 +517,4 @@ def as_array(screenshot: Any) -> np.ndarray:
     return png_to_array(screenshot)
 
 
-__all__ = ["Episode", "StepResult", "as_array", "out_of_screen", "verify_context_fields"]
+__all__ = ["REWARD_MODES", "Episode", "StepResult", "as_array", "out_of_screen", "verify_context_fields"]

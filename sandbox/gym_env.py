@@ -106,6 +106,7 @@ class SandboxEnv(gym.Env):
         keep_worlds: bool = False,
         timing_info: bool = False,
         render_mode: str | None = None,
+        reward: str = "passed",
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
@@ -126,6 +127,7 @@ class SandboxEnv(gym.Env):
         self._core = AsyncSandboxEnv(
             spec, source=source, task_id=task_id, runtime=runtime, observe=observe, settings=settings,
             budget=budget, keep_worlds=keep_worlds, runtime_options=runtime_options, runtime_factory=factory,
+            reward=reward,
         )
         if runtime is not None:
             self._core._owns_runtime = False

@@ -99,6 +99,41 @@ def test_persona_setup_and_explicit_user(make_env, store):  # noqa: ANN001
     assert resolve_persona(world, EpisodeSpec(id="x.y", app="crm", persona=None, role=None)) is None
 
 
+def _graded_by_title(ctx):  # noqa: ANN001, ANN202
+    from verifiers import Check, Verdict
+
+    changed = not ctx.diff.table("identity_user").is_empty
+    checks = [Check(name="title", sentence="the title changed", passed=changed),
+              Check(name="answered", sentence="an answer", passed=ctx.answer is not None)]
+    score = (changed + (ctx.answer is not None)) / 2
+    return Verdict(passed=score == 1, score=score, reason="graded", checks=checks)
+
+
+@pytest.mark.parametrize("mode,rewards", [("score", [0.0, 0.0, 1.0]), ("progress", [0.5, 0.0, 0.5])])
+def test_reward_modes(make_env, store, mode, rewards):  # noqa: ANN001
+    spec = free_spec("playground", "/", "change a user").replace(verify=_graded_by_title, max_steps=3)
+    env = make_env(spec=spec, reward=mode)
+    _obs, info = env.reset(seed=0)
+    world, user = store.get(info["world_id"]), info["persona"]
+    with closing(world.connect(readonly=False)) as conn:
+        conn.execute("update identity_user set title = 'VP of Everything' where username = ?", (user,))
+        conn.commit()
+    got = []
+    for action in ({"action": "screenshot"}, {"action": "screenshot"}, {"action": "answer", "text": "done"}):
+        _obs, reward, _t, _tr, info = env.step(action)
+        got.append(reward)
+    assert got == rewards and info["verdict"].score == 1.0
+    if mode == "progress":
+        assert sum(got) == info["verdict"].score and info["progress"] == {"score": 1.0, "reached": ["title", "answered"]}
+
+
+def test_reward_mode_is_checked():
+    from sandbox.env import AsyncSandboxEnv
+
+    with pytest.raises(ValueError, match="reward must be one of passed, score, progress"):
+        AsyncSandboxEnv(free_spec("playground"), reward="dense")
+
+
 def test_world_changes_reward_and_verdict(make_env, store):  # noqa: ANN001
     from verifiers import Check, Verdict
 
@@ -123,8 +158,8 @@ def test_world_changes_reward_and_verdict(make_env, store):  # noqa: ANN001
     obs, reward, terminated, truncated, info = env.step({"action": "screenshot"})
     assert info["changes"].is_empty  # only what changed since the last step
     obs, reward, terminated, truncated, info = env.step({"action": "answer", "text": "done"})
-    assert terminated and not truncated and reward == 0.75
-    assert info["verdict"].passed and info["answer"] == "done"
+    assert terminated and not truncated and reward == 1.0  # the default reward: passed
+    assert info["verdict"].passed and info["verdict"].score == 0.75 and info["answer"] == "done"
     ctx = graded["ctx"]
     assert ctx.answer == "done" and ctx.instruction == "change a user" and ctx.final_screenshot[:4] == b"\x89PNG"
     assert len(ctx.steps) == 3 and ctx.end_db == world.path
