@@ -17,7 +17,7 @@ from .db import ChangesSpec, StateSpec
 from .judge import JudgeSpec
 from .values import EvaluationError
 from .verdict import Check, weighted_score
-from .trajectory import ForbiddenSpec
+from .trajectory import ForbiddenSpec, RouteSpec
 from .visual import VisualSpec
 
 
@@ -118,7 +118,7 @@ class WeightedSpec(GroupSpec):
 
 
 AnyCheck = Annotated[
-    Union[StateSpec, ChangesSpec, AnswerSpec, InfeasibleSpec, VisualSpec, JudgeSpec, ForbiddenSpec, AllSpec, AnySpec,
+    Union[StateSpec, ChangesSpec, AnswerSpec, InfeasibleSpec, VisualSpec, JudgeSpec, ForbiddenSpec, RouteSpec, AllSpec, AnySpec,
           WeightedSpec],
     Field(discriminator="kind"),
 ]
@@ -131,6 +131,7 @@ KINDS: dict[str, type[CheckSpec]] = {
     "visual": VisualSpec,
     "judge": JudgeSpec,
     "forbidden": ForbiddenSpec,
+    "route": RouteSpec,
     "all": AllSpec,
     "any": AnySpec,
     "weighted": WeightedSpec,

@@ -48,3 +48,41 @@ class ForbiddenSpec(CheckSpec):
                 hits.append(f"step {s.get('step')}: {s.get('url') or target}")
         return [self.check(sentence=env.resolve(self.describe()), passed=not hits, expected=[], actual=hits[:10],
                            detail=None if not hits else f"{len(hits)} forbidden step(s): {hits[0]}")]
+
+
+class RouteSpec(CheckSpec):
+    """The route a change took: the trajectory opened a page at each of ``visited`` (URL parts; in
+    that order with ``ordered``), for tasks that say how the work must be done ("through the list
+    view's mass action", "from the record's page")."""
+
+    kind: Literal["route"] = "route"
+    visited: list[str]
+    ordered: bool = False
+
+    @model_validator(mode="after")
+    def _something(self) -> RouteSpec:
+        if not self.visited:
+            raise spec_error("a route check names the URL parts the agent must have visited", "visited")
+        return self
+
+    def default_name(self) -> str:
+        return "route"
+
+    def describe(self) -> str:
+        joiner = " then " if self.ordered else " and "
+        return self.sentence or f"the agent went through {joiner.join(self.visited)}"
+
+    def evaluate(self, env: Env) -> list[Check]:
+        wanted = [unquote_plus(str(env.resolve(v))).casefold() for v in self.visited]
+        urls = [unquote_plus(str(s.get("url") or "")).casefold() for s in env.ctx.steps]
+        missing, pos = [], 0
+        for w in wanted:
+            hits = [i for i, u in enumerate(urls) if w in u and (not self.ordered or i >= pos)]
+            if not hits:
+                missing.append(w)
+            elif self.ordered:
+                pos = hits[0]
+        return [self.check(sentence=env.resolve(self.describe()), passed=not missing, expected=wanted,
+                           actual=[u for u in dict.fromkeys(urls)][:10],
+                           detail=None if not missing else f"never opened {', '.join(missing)}"
+                           + (" (in this order)" if self.ordered else ""))]

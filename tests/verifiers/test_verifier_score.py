@@ -176,3 +176,13 @@ def test_counts_accept_parameters(world):
     assert verify(world, ch, params={"k": 2}).passed and not verify(world, ch, params={"k": 3}).passed
     with pytest.raises(Exception, match="whole number or a task parameter"):
         build_verifier([{"kind": "state", "table": "crm_case", "count": {"exactly": "two"}}])
+
+
+def test_route_checks_the_pages_opened(world):
+    steps = [{"step": 1, "url": "http://crm.localhost/opportunities?view=mine"},
+             {"step": 2, "url": "http://crm.localhost/opportunities/10"}]
+    spec = [{"kind": "route", "visited": ["/opportunities?view=", "/opportunities/{{ opp }}"], "ordered": True}]
+    assert verify(world, spec, steps=steps, params={"opp": 10}).passed
+    v = verify(world, spec, steps=list(reversed(steps)), params={"opp": 10})
+    assert not v.passed and "in this order" in v.checks[0].detail
+    assert verify(world, spec, params={"opp": 10}).score == 0.0  # doing nothing
