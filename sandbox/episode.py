@@ -101,6 +101,7 @@ def verify_context_fields(episode: Episode) -> dict[str, Any]:
         "params": dict(episode.spec.params),
         "ignore": registry.volatile_columns(),
         "persona": episode.username,
+        "reached": dict(episode._first_reached),
     }
 
 
@@ -140,6 +141,7 @@ class Episode:
     _closed: bool = False
     _progress: float = 0.0
     _reached: list[str] = field(default_factory=list)
+    _first_reached: dict[str, int] = field(default_factory=dict)
 
     # -- creation ------------------------------------------------------------------------------------
     @classmethod
@@ -344,8 +346,13 @@ class Episode:
                 info["answer"] = self.answer
             if self.infeasible_reason is not None:
                 info["infeasible_reason"] = self.infeasible_reason
-        elif self.reward_mode == "progress" and self.spec.verify is not None and not extra["changes"].is_empty:
-            reward = self._reward(await self.verify())  # the world changed: grade the progress so far
+        elif self._grades_progress and not extra["changes"].is_empty:
+            progress = await self.verify()  # the world changed: grade the progress so far
+            for c in _credit_leaves(progress.checks) + [c for c in progress.checks if not c.guard]:
+                if c.passed:
+                    self._first_reached.setdefault(c.name, self.steps)
+            if self.reward_mode == "progress":
+                reward = self._reward(progress)
         if self.reward_mode == "progress" and self.spec.verify is not None:
             info["progress"] = {"score": self._progress, "reached": list(self._reached)}
         t_end = time.perf_counter()
@@ -357,6 +364,10 @@ class Episode:
             "total_ms": (t_end - t0) * 1000,
         }
         return StepResult(obs, reward, self.terminated, self.truncated, info)
+
+    @property
+    def _grades_progress(self) -> bool:
+        return self.spec.verify is not None and (self.reward_mode == "progress" or self.spec.track_progress)
 
     def _reward(self, verdict: Any) -> float:
         """The reward of a verdict in this episode's mode (``progress``: the change since the last one)."""

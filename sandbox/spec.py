@@ -38,6 +38,8 @@ class EpisodeSpec:
     - ``verify(ctx)``: grades the episode at its end (``verifiers.VerifyContext`` -> ``verifiers.Verdict``);
       ``None`` for free-form episodes (reward 0).
     - ``params``: the task parameters drawn for this seed (passed to the verifier as ``ctx.params``).
+    - ``track_progress``: grade the episode after every step that changed the world, so the verifier
+      knows when each check was first reached (``VerifyContext.reached``: ordered milestones).
     - ``metadata``: free-form data for tools (difficulty, tags...); the env does not read it.
     - ``reseed(seed)``: the spec of the same task for another seed, when the seed draws more than the
       world (a task's parameters, instruction and verifier); ``with_seed`` uses it.
@@ -56,6 +58,7 @@ class EpisodeSpec:
     verify: Callable[[VerifyContext], Verdict] | None = None
     params: dict[str, Any] = field(default_factory=dict)
     metadata: dict[str, Any] = field(default_factory=dict)
+    track_progress: bool = False  # grade after every world-changing step (ordered milestones need it)
     reseed: Callable[[int], EpisodeSpec] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:

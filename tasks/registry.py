@@ -166,6 +166,7 @@ def episode_spec(inst: TaskInstance, *, reseed: Any = None) -> EpisodeSpec:
         verify=inst.verify,
         params=inst.params,
         metadata={"title": t.title, "category": t.category, "difficulty": t.difficulty, "tags": t.tags.model_dump()},
+        track_progress=bool(inst.verifier.spec.ordered),
         reseed=reseed,
     )
 

@@ -19,6 +19,8 @@ class VerifyContext(BaseModel):
     (PNG bytes, or a path relative to ``trajectory_dir``) or ``screenshot_path``.
     ``persona`` is the username the episode was signed in as; ``final_user`` the username signed in
     at its end (``""`` when nobody is, ``None`` when the episode could not tell, e.g. no browser).
+    ``reached`` maps a check's name to the step at which it first passed, when the episode graded its
+    progress step by step (for ordered milestones).
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -37,6 +39,7 @@ class VerifyContext(BaseModel):
     ignore: list[str] = Field(default_factory=list)
     persona: str | None = None
     final_user: str | None = None
+    reached: dict[str, int] = Field(default_factory=dict)
 
     @classmethod
     def from_worlds(cls, start_db: Path | str, end_db: Path | str, **fields: Any) -> VerifyContext:

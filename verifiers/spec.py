@@ -37,6 +37,7 @@ class VerifierSpec(SpecModel):
     ignore: list[str] = Field(default_factory=list)
     threshold: float | None = Field(None, ge=0, le=1)
     guard_cap: float = Field(0.0, ge=0, le=1)
+    ordered: bool = False  # the top-level credit checks are milestones to reach in this order
 
 
 def _normalize_root(spec: Any) -> Any:
@@ -157,6 +158,8 @@ class Verifier:
         persona = persona_check(ctx)
         if persona is not None:
             checks.append(persona)
+        if self.spec.ordered:
+            _order_milestones(checks, ctx.reached)
         _unique_names(checks)
         return verdict_of(checks, threshold=self.spec.threshold, guard_cap=self.spec.guard_cap)
 
@@ -185,6 +188,21 @@ class Verifier:
         if problems and raise_errors:
             raise VerifierSpecError(problems)
         return problems
+
+
+def _order_milestones(checks: list[Check], reached: dict[str, int]) -> None:
+    """A milestone reached before an earlier one earns nothing (steps from per-step grading; one
+    reached only at the end counts as reached last)."""
+    last, last_name = -1, None
+    for c in checks:
+        if c.guard or not c.passed:
+            continue
+        step = reached.get(c.name, 10**9)
+        if step < last:
+            c.passed, c.score = False, 0.0
+            c.detail = f"reached at step {step}, before {last_name} (step {last}): out of order"
+        else:
+            last, last_name = step, c.name
 
 
 def persona_check(ctx: VerifyContext) -> Check | None:

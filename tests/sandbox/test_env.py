@@ -236,3 +236,28 @@ def test_async_core_directly(sbx_runtime):  # noqa: ANN001
 def _user_id(world, username: str) -> int:  # noqa: ANN001
     with closing(world.connect()) as conn:
         return conn.execute("select id from identity_user where username = ?", (username,)).fetchone()[0]
+
+
+def test_ordered_milestones_are_graded_step_by_step(make_env, store):  # noqa: ANN001
+    from verifiers import build_verifier
+
+    def spec_for(user: str):  # noqa: ANN202
+        where = {"username": user}
+        return build_verifier({"ordered": True, "checks": [
+            {"kind": "state", "table": "identity_user", "where": where, "expect": {"title": "VP"}, "name": "title"},
+            {"kind": "state", "table": "identity_user", "where": where, "expect": {"department": "Ops"}, "name": "dept"},
+        ]})
+
+    for order, score in ((("title", "department"), 1.0), (("department", "title"), 0.5)):
+        env = make_env(spec=free_spec("playground", "/", "promote").replace(max_steps=5))
+        _obs, info = env.reset(seed=0)
+        user = info["persona"]
+        env._core.episode.spec = env._core.episode.spec.replace(verify=spec_for(user).verify, track_progress=True)
+        world = store.get(info["world_id"])
+        for field in order:
+            with closing(world.connect(readonly=False)) as conn:
+                conn.execute(f"update identity_user set {field} = ? where username = ?", ("VP" if field == "title" else "Ops", user))
+                conn.commit()
+            env.step({"action": "screenshot"})
+        _obs, _r, _t, _tr, info = env.step({"action": "answer", "text": "done"})
+        assert info["verdict"].score == score, info["verdict"].explain()

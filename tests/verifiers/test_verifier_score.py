@@ -186,3 +186,15 @@ def test_route_checks_the_pages_opened(world):
     v = verify(world, spec, steps=list(reversed(steps)), params={"opp": 10})
     assert not v.passed and "in this order" in v.checks[0].detail
     assert verify(world, spec, params={"opp": 10}).score == 0.0  # doing nothing
+
+
+def test_ordered_milestones(world):
+    world.run("UPDATE crm_opportunity SET stage='Closed Won', is_closed=1 WHERE id=10", "DELETE FROM crm_case WHERE id=100")
+    first = {"kind": "changes", "name": "won", "strict": False, "expect": CLOSE["expect"]}
+    second = {"kind": "changes", "name": "case", "strict": False,
+              "expect": [{"table": "crm_case", "op": "remove", "where": {"id": 100}}]}
+    spec = {"ordered": True, "checks": [first, second]}
+    assert verify(world, spec, reached={"won.update:crm_opportunity": 2, "case.remove:crm_case": 5}).score == 1.0
+    v = verify(world, spec, reached={"won.update:crm_opportunity": 5, "case.remove:crm_case": 2})
+    assert v.score == 0.5 and not v.passed and "out of order" in v.checks[1].detail
+    assert verify(world, spec).score == 1.0  # no per-step grading: reached at the end, in order
