@@ -134,7 +134,7 @@ def _router() -> APIRouter:
     @router.post("/worlds/new", dependencies=[refuse_in_episode(*WORLD_CONTROLS)])
     def new_world(request: Request, seed: Annotated[int, Form(ge=0, le=10**9)] = 0) -> Response:
         host = request.app.state.host
-        world = host.store.create(seed=seed)
+        world = host.store.create(seed=seed, owned=False)  # kept for people, like the served world
         response = RedirectResponse("/signin", status_code=303)
         response.set_cookie(WORLD_COOKIE, world.id, httponly=True, samesite="lax")
         response.delete_cookie(SESSION_COOKIE)
@@ -144,7 +144,7 @@ def _router() -> APIRouter:
     def reset_world(request: Request, user: OptionalUser, world: WorldDep) -> Response:
         """A fresh copy of the current world's seed; the person stays signed in."""
         host = request.app.state.host
-        fresh = host.store.create(seed=world.meta.seed, scale=world.meta.scale)
+        fresh = host.store.create(seed=world.meta.seed, scale=world.meta.scale, owned=False)
         if world.id != host.default_world:
             try:
                 host.store.drop(world.id)
