@@ -7,7 +7,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from .deps import NoWorld, NotInEpisode, NotSignedIn
+from .deps import NotInEpisode, NotSignedIn, NoWorld
 from .identity.session import SESSION_COOKIE
 from .ui import portal_url, render, signin_url
 

@@ -16,8 +16,8 @@ from ..errors import install_error_handlers
 from ..identity.models import User
 from ..identity.passwords import DEFAULT_PASSWORD, verify_password
 from ..identity.session import SESSION_COOKIE, WORLD_COOKIE, SessionData
-from ..ui import STATIC_DIR, STATIC_PREFIX, make_templates, redirect, render
 from ..signon import signed_out_redirect
+from ..ui import STATIC_DIR, STATIC_PREFIX, make_templates, redirect, render
 from ..worlds import UnknownWorld
 
 TEMPLATES = Path(__file__).parent / "templates"

@@ -32,7 +32,7 @@ def test_a_normal_episode_ends_signed_in_as_the_persona(make_env) -> None:  # no
 
 
 def test_an_episode_that_signs_out_ends_with_nobody_signed_in(make_env, sbx_runtime) -> None:  # noqa: ANN001
-    """Signed out from the CRM's user menu; signing in as an admin is then refused, so the episode ends
+    """Signed out through the CRM's sign-out link; signing in as an admin is then refused, so the episode ends
     with nobody signed in (before, the verifier had no way to tell)."""
     spec, seen = graded_spec("crm")
     env = make_env(spec=spec)
