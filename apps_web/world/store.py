@@ -218,6 +218,10 @@ class WorldStore:
         """The process that owns a live world (None: a world kept for people, or made before owners)."""
         return ownership.read(self.owner_path(world_id))
 
+    def release(self, world: World | str) -> None:
+        """Keep a world beyond its process: it is no longer owned (so never an orphan)."""
+        self.owner_path(world.id if isinstance(world, World) else world).unlink(missing_ok=True)
+
     def orphans(self) -> list[str]:
         """Worlds whose owning process is gone (killed before it could drop them): nothing uses them.
 

@@ -24,7 +24,10 @@ def register(app: typer.Typer) -> None:
         for world_id in store.list():
             w = store.get(world_id)
             table.add_row(w.id, str(w.meta.seed), str(w.meta.scale), w.meta.company, _owner_text(store, world_id))
-        Console().print(table)
+        console = Console()
+        console.print(table)
+        if orphaned := store.orphans():
+            console.print(f"{len(orphaned)} orphan world(s) (their process was killed): remove them with [bold]sandbox worlds orphans --clean[/]")
 
     @worlds.command("orphans")
     def orphans(clean: bool = typer.Option(False, "--clean", help="Remove the orphans instead of only listing them.")) -> None:

@@ -134,7 +134,7 @@ def test_worlds_of_a_killed_process_are_orphans(tmp_path, store: WorldStore) -> 
     listed = subprocess.run([*cli, "orphans"], cwd=ROOT, env=env, capture_output=True, text=True, check=True).stdout
     assert held in listed and f"pid {proc.pid} is gone" in listed and mine.id not in listed and "kept" not in listed
     table = subprocess.run([*cli, "list"], cwd=ROOT, env={**env, "COLUMNS": "200"}, capture_output=True, text=True, check=True).stdout
-    assert "orphan" in table and "running" in table and "kept (no owner)" in table
+    assert "orphan" in table and "running" in table and "kept (no owner)" in table and "sandbox worlds orphans --clean" in table
     cleaned = subprocess.run([*cli, "orphans", "--clean"], cwd=ROOT, env=env, capture_output=True, text=True, check=True).stdout
     assert "removed 1 orphan world(s)" in cleaned
     assert not home.exists(held) and not home.owner_path(held).exists() and home.orphans() == []
