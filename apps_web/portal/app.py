@@ -145,7 +145,8 @@ def _router() -> APIRouter:
         """A fresh copy of the current world's seed; the person stays signed in."""
         host = request.app.state.host
         fresh = host.store.create(seed=world.meta.seed, scale=world.meta.scale, owned=False)
-        if world.id != host.default_world:
+        # The served world stays, and so does a world a running process owns (an episode's).
+        if world.id != host.default_world and host.store.owner(world.id) is None:
             try:
                 host.store.drop(world.id)
             except UnknownWorld:

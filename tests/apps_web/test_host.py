@@ -243,3 +243,18 @@ def test_api_docs_work_without_a_cdn_for_people_and_are_refused_in_episodes(clie
     r = client.get("/api/docs", headers={**crm, **HTML, "x-sandbox-world": world.id})
     assert r.status_code == 403 and "interactive API documentation" in r.text and "SwaggerUIBundle" not in r.text
     assert client.get("/api/docs/oauth2-redirect", headers={**crm, "x-sandbox-world": world.id}).status_code == 403
+
+
+def test_people_resetting_an_episodes_world_never_drop_it(client: TestClient, store: WorldStore) -> None:
+    """A person whose world cookie names an episode's world gets a fresh copy; the episode keeps its own."""
+    episode = store.create(seed=0)  # owned by this (running) process, as an episode's world is
+    client.cookies.set("sbx_world", episode.id)
+    r = client.post("/worlds/reset")
+    assert r.status_code == 303 and store.exists(episode.id)
+    fresh = re.search(r"sbx_world=([^;]+)", r.headers["set-cookie"]).group(1)
+    assert fresh != episode.id and store.exists(fresh) and store.owner(fresh) is None
+    kept = fresh
+    client.cookies.set("sbx_world", kept)
+    r = client.post("/worlds/reset")  # a world kept for people is replaced as before
+    assert r.status_code == 303 and not store.exists(kept)
+    store.drop(episode)
