@@ -184,3 +184,26 @@ def test_api_docs_work_offline_for_people_and_are_refused_in_episodes(browser: B
     assert response.status == 403
     expect(page.get_by_role("heading", name="Not allowed in this episode")).to_be_visible()
     episode.close()
+
+
+def test_people_keep_the_world_controls(browser: Browser, live_host) -> None:
+    """Browsing without an episode (world chosen by cookie, as with `sandbox serve`): the launcher shows
+    the world's id and seed, and Reset world and New world work."""
+    world = live_host.store.create(seed=0, owned=False)  # kept for people, as the portal's worlds are
+    context = live_host.person_context(browser, world)
+    page = context.new_page()
+    page.goto(live_host.url(path="/signin"))
+    page.get_by_label("Username").fill(rep(world))
+    page.get_by_label("Password").fill("sandbox")
+    page.get_by_role("button", name="Sign in").click()
+    card = page.get_by_role("region", name="World")
+    expect(card).to_contain_text(world.id)
+    expect(card).to_contain_text("Seed")
+    page.get_by_role("button", name="Reset world").click()
+    expect(card).not_to_contain_text(world.id)  # a fresh copy, still signed in
+    expect(page.get_by_role("heading", name="Apps", exact=True)).to_be_visible()
+    assert not world.path.exists()  # the copy it replaced is gone
+    page.get_by_label("Seed").fill("0")
+    page.get_by_role("button", name="New world").click()
+    expect(page).to_have_url(re.compile(r"/signin$"))  # a new world: sign in to it
+    context.close()
