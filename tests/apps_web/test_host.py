@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from apps_web.host import create_host
-from apps_web.identity import SESSION_COOKIE, session_cookie
+from apps_web.identity import SESSION_COOKIE, Signer, session_cookie
 from apps_web.world import WorldStore
 
 SECRET = "host-test-secret"
@@ -94,6 +94,25 @@ def test_sso_token_is_checked(client: TestClient) -> None:
     assert r.status_code == 400 and "sign-in link is not valid" in r.text
     retry = re.search(r'href="(http://localhost:8765/signin\?next=[^"]+)"', r.text).group(1)
     assert parse_qs(urlsplit(retry.replace("&amp;", "&")).query)["next"] == ["http://crm.localhost:8765/accounts"]
+
+
+def test_expired_sso_token_gets_the_page(client: TestClient, world) -> None:
+    """A real hand-off token, signed three minutes ago (links live two): the same page, no redirect."""
+    import time
+
+    from itsdangerous import TimestampSigner, URLSafeTimedSerializer
+
+    class ThreeMinutesAgo(TimestampSigner):
+        def get_timestamp(self) -> int:
+            return int(time.time()) - 180
+
+    old = URLSafeTimedSerializer(SECRET, salt="sbx-sso", signer=ThreeMinutesAgo)
+    payload = {"u": a_user(world), "w": world.id, "s": "abc123"}
+    token = old.dumps(payload)
+    fresh = URLSafeTimedSerializer(SECRET, salt="sbx-sso").dumps(payload)
+    assert Signer(SECRET).load_sso_token(fresh) is not None and Signer(SECRET).load_sso_token(token) is None  # only its age differs
+    r = client.get(f"/_sso?t={token}&next=/", headers={"host": "crm.localhost:8765"})
+    assert r.status_code == 400 and "invalid or has expired" in r.text and SESSION_COOKIE not in r.headers.get("set-cookie", "")
 
 
 def test_sso_of_a_signed_out_session_is_refused(client: TestClient, world) -> None:
