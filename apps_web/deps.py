@@ -21,6 +21,32 @@ class NoWorld(Exception):
     """The request reached a route that needs a world, but none was selected."""
 
 
+class NotInEpisode(Exception):
+    """The request comes from an episode (it names its world by header) and asked for something an
+    agent must not do there: change worlds, sign in, read the interactive API docs. The host answers
+    403 with a page saying so."""
+
+    def __init__(self, action: str, why: str) -> None:
+        super().__init__(f"{action} is not allowed in an episode: {why}")
+        self.action = action
+        self.why = why
+
+
+def in_episode(request: Request) -> bool:
+    """Whether the request belongs to an episode: the runtime names its world with the header."""
+    return bool(getattr(request.state, "episode", False))
+
+
+def refuse_in_episode(action: str, why: str):  # noqa: ANN201 - a FastAPI dependency
+    """A dependency that refuses the route inside an episode (people browsing are not affected)."""
+
+    def guard(request: Request) -> None:
+        if in_episode(request):
+            raise NotInEpisode(action, why)
+
+    return Depends(guard)
+
+
 def get_world(request: Request) -> WorldHandle:
     world = getattr(request.state, "world", None)
     if world is None:
@@ -73,6 +99,7 @@ __all__ = [
     "ClockDep",
     "CurrentUser",
     "NoWorld",
+    "NotInEpisode",
     "NotSignedIn",
     "OptionalUser",
     "SessionDep",
@@ -81,5 +108,7 @@ __all__ = [
     "get_clock",
     "get_session",
     "get_world",
+    "in_episode",
     "optional_user",
+    "refuse_in_episode",
 ]

@@ -4,6 +4,10 @@
 app. Every request runs against one world, chosen by the ``X-Sandbox-World`` header (set by the
 environment on the episode's browser context), else the ``sbx_world`` cookie (people browsing),
 else the host's default world.
+
+A request that names its world by header comes from an episode: there the host refuses whatever
+would let an agent leave its world or its persona (world controls, signing in, the interactive API
+docs) and never shows a world's id or seed.
 """
 
 from __future__ import annotations
@@ -14,16 +18,18 @@ from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from typing import Any, Awaitable, Callable
 
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi import FastAPI
+from fastapi.openapi.docs import get_swagger_ui_html, get_swagger_ui_oauth2_redirect_html
+from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import registry
-from .deps import NoWorld, NotSignedIn
-from .identity.session import SESSION_COOKIE, WORLD_COOKIE, Signer
+from .deps import refuse_in_episode
+from .errors import install_error_handlers, wants_json
+from .identity.session import WORLD_COOKIE, Signer
 from .registry import AppSpec
-from .ui import STATIC_DIR, STATIC_PREFIX, make_environment, make_templates, portal_url, render, signin_url
+from .signon import sign_on_router, signed_out_redirect
+from .ui import STATIC_DIR, STATIC_PREFIX, make_environment, make_templates
 from .world import WorldStore
 from .worlds import WORLD_HEADER, InvalidWorldId, UnknownWorld, WorldResolver
 
@@ -50,87 +56,40 @@ class HostState:
         self.resolver = WorldResolver(self.store)
 
 
-def wants_json(request: Request) -> bool:
-    return request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", "")
+SWAGGER = f"{STATIC_PREFIX}/vendor/swagger-ui"
+DOCS_PATH = "/api/docs"
+OPENAPI_PATH = "/api/openapi.json"
 
 
-def install_error_handlers(app: FastAPI) -> None:
-    """Sign-in redirects, and 404/errors rendered in the app's own look (JSON for the API)."""
-
-    @app.exception_handler(NotSignedIn)
-    async def _not_signed_in(request: Request, _exc: NotSignedIn) -> Response:
-        if wants_json(request):
-            return JSONResponse({"detail": "not signed in: sign in at the portal first"}, status_code=401)
-        return RedirectResponse(signin_url(request), status_code=303)
-
-    @app.exception_handler(NoWorld)
-    async def _no_world(request: Request, _exc: NoWorld) -> Response:
-        if wants_json(request):
-            return JSONResponse({"detail": "no world selected: send the X-Sandbox-World header"}, status_code=409)
-        if request.app.state.spec is None:  # the portal itself offers to start one
-            return render(request, "ui/no_world.html", status_code=409)
-        return RedirectResponse(portal_url(request, "/"), status_code=303)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
-        if wants_json(request):
-            return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=getattr(exc, "headers", None))
-        _attach_user(request)
-        if getattr(request.state, "user", None) is None and request.app.state.spec is not None and getattr(request.state, "world", None) is not None:
-            # Like a real app, nothing but the sign-in page is shown to someone signed out.
-            return RedirectResponse(signin_url(request), status_code=303)
-        template = "ui/not_found.html" if exc.status_code == 404 else "ui/http_error.html"
-        return render(request, template, status_code=exc.status_code, status=exc.status_code, detail=exc.detail)
-
-
-def _attach_user(request: Request) -> None:
-    """Best effort: show the signed-in user in the header of an error page."""
-    from sqlmodel import Session, select
-
-    from .identity.models import User
-
-    world = getattr(request.state, "world", None)
-    host: HostState = request.app.state.host
-    data = host.signer.load_session(request.cookies.get(SESSION_COOKIE))
-    if world is None or data is None or data.world_id != world.id or data.sid in host.revoked:
-        return
-    with Session(world.engine) as session:
-        request.state.user = session.exec(select(User).where(User.username == data.username)).first()
-
-
-def _sso_router():
-    """Every app accepts the portal's sign-in hand-off and signs out everywhere."""
+def _docs_router(spec: AppSpec):
+    """The interactive API docs (Swagger UI) from the UI kit's vendored copy: no CDN, so they work
+    offline and inside the sandbox's network fence. Not served to episodes: an agent uses the apps."""
     from fastapi import APIRouter
 
     router = APIRouter(include_in_schema=False)
+    refuse = refuse_in_episode(
+        "Opening the interactive API documentation",
+        "it is meant for people exploring the apps, not for agents in an episode. The apps' own pages work as usual.",
+    )
 
-    @router.get("/_sso")
-    def sso(request: Request, t: str = "", next: str = "/") -> Response:
-        host: HostState = request.app.state.host
-        data = host.signer.load_sso_token(t)
-        if data is None:
-            return RedirectResponse(signin_url(request), status_code=303)
-        target = next if next.startswith("/") and not next.startswith("//") else "/"
-        response = RedirectResponse(target, status_code=303)
-        response.set_cookie(SESSION_COOKIE, host.signer.session_value(data.username, data.world_id, data.sid), httponly=True, samesite="lax")
-        response.set_cookie(WORLD_COOKIE, data.world_id, httponly=True, samesite="lax")
-        return response
+    @router.get(DOCS_PATH, dependencies=[refuse])
+    def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=OPENAPI_PATH, title=f"{spec.title} API", oauth2_redirect_url=f"{DOCS_PATH}/oauth2-redirect",
+            swagger_js_url=f"{SWAGGER}/swagger-ui-bundle.js", swagger_css_url=f"{SWAGGER}/swagger-ui.css",
+            swagger_favicon_url=f"{SWAGGER}/favicon-32x32.png",
+            swagger_ui_parameters={"validatorUrl": None},  # the default validator is an outside service
+        )
 
-    @router.get("/signout")
-    def signout(request: Request) -> Response:
-        host: HostState = request.app.state.host
-        data = host.signer.load_session(request.cookies.get(SESSION_COOKIE))
-        if data is not None:
-            host.revoked.add(data.sid)
-        response = RedirectResponse(portal_url(request, "/signout"), status_code=303)
-        response.delete_cookie(SESSION_COOKIE)
-        return response
+    @router.get(f"{DOCS_PATH}/oauth2-redirect", dependencies=[refuse])
+    def oauth2_redirect() -> HTMLResponse:
+        return get_swagger_ui_oauth2_redirect_html()
 
     return router
 
 
 def build_app(spec: AppSpec, state: HostState) -> FastAPI:
-    app = FastAPI(title=spec.title, docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
+    app = FastAPI(title=spec.title, docs_url=None, openapi_url=OPENAPI_PATH, redoc_url=None)
     app.state.host = state
     app.state.spec = spec
     app.state.templates = make_templates(spec.templates_dir)
@@ -139,7 +98,8 @@ def build_app(spec: AppSpec, state: HostState) -> FastAPI:
     app.mount(STATIC_PREFIX, StaticFiles(directory=STATIC_DIR), name="ui-static")
     if spec.static_dir.exists():
         app.mount("/static", StaticFiles(directory=spec.static_dir), name="static")
-    app.include_router(_sso_router())
+    app.include_router(sign_on_router())
+    app.include_router(_docs_router(spec))
     app.include_router(spec.router())
     install_error_handlers(app)
     return app
@@ -174,20 +134,26 @@ class Host:
             return
         state = scope.setdefault("state", {})
         state["world"] = None
+        episode = WORLD_HEADER in headers
+        state["episode"] = episode
         if not scope.get("path", "/").startswith(NO_WORLD_PATHS):
             world_id = headers.get(WORLD_HEADER)
-            named = world_id is not None
             if world_id is None:
                 world_id = _cookie(headers.get("cookie", ""), WORLD_COOKIE) or self.state.default_world
             if world_id is not None:
                 try:
                     state["world"] = self.state.resolver.resolve(world_id.strip())
                 except InvalidWorldId as exc:
-                    await self._error(scope, send, 400, "Malformed world id", str(exc))
+                    if episode:  # an agent sees neither world ids nor how to make worlds
+                        await self._error(scope, send, 400, "World unavailable", "This episode's world could not be selected (malformed world id), so its apps cannot be shown.")
+                    else:
+                        await self._error(scope, send, 400, "Malformed world id", str(exc))
                     return
                 except UnknownWorld as exc:
-                    source = "the X-Sandbox-World header" if named else "your browser's world cookie"
-                    await self._error(scope, send, 404, "World not found", f"{exc} (named by {source}). Start a new world from the portal.", portal=True)
+                    if episode:
+                        await self._error(scope, send, 404, "World unavailable", "This episode's world does not exist (never created, or dropped), so its apps cannot be shown.")
+                    else:
+                        await self._error(scope, send, 404, "World not found", f"{exc} (named by your browser's world cookie). Start a new world from the portal.", portal=True)
                     return
         await target(scope, receive, send)
 
@@ -254,4 +220,4 @@ def create_host(store: WorldStore | None = None, *, secret: str | None = None, d
     return Host(state)
 
 
-__all__ = ["Host", "HostState", "build_app", "create_host", "install_error_handlers", "wants_json"]
+__all__ = ["Host", "HostState", "build_app", "create_host", "install_error_handlers", "signed_out_redirect", "wants_json"]

@@ -201,7 +201,44 @@ async def bind_context(ec: EpisodeContext, host: AppHost, world: World, username
     await asyncio.gather(*jobs)
 
 
+def signed_in_users(cookies: list[dict[str, Any]], host: AppHost, world: World) -> set[str]:
+    """Who the app host sees signed in to ``world`` through these browser cookies: the users of the
+    valid session cookies on the portal and the apps (the identity's own decoding), active in the world.
+
+    Signing out clears the session cookie of the portal and of every app (front-channel sign-out,
+    see ``apps_web.signon``), so a signed-out browser has none left.
+    """
+    from apps_web.identity import SESSION_COOKIE, Signer
+
+    signer = Signer(host.secret)
+    names = set()
+    for cookie in cookies:
+        domain = str(cookie.get("domain", "")).lstrip(".")
+        if cookie.get("name") != SESSION_COOKIE or not (domain == "localhost" or domain.endswith(".localhost")):
+            continue
+        data = signer.load_session(cookie.get("value"))
+        if data is not None and data.world_id == world.id:
+            names.add(data.username)
+    if names:
+        marks = ",".join("?" * len(names))
+        names = {row[0] for row in world.query(f"SELECT username FROM identity_user WHERE active AND username IN ({marks})", *sorted(names))}
+    return names
+
+
+async def final_user_of(context: BrowserContext, host: AppHost, world: World, persona: str | None) -> str | None:
+    """The user signed in at an episode's end: ``""`` for nobody, someone other than ``persona`` if
+    any origin is signed in as them (that is what a persona check must see), ``None`` if the
+    browser can no longer tell (its context is closed)."""
+    try:
+        cookies = await context.cookies()
+    except Exception:
+        return None
+    users = signed_in_users(cookies, host, world)
+    others = sorted(users - {persona})
+    return others[0] if others else persona if persona in users else ""
+
+
 __all__ = [
     "Blackhole", "BlockedLog", "BrowserSettings", "EpisodeContext", "bind_context", "context_options",
-    "prepare_context",
+    "final_user_of", "prepare_context", "signed_in_users",
 ]

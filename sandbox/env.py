@@ -120,7 +120,7 @@ class AsyncSandboxEnv:
             )
         finally:
             if old is not None:  # closed once the next start page is shown: closing a context costs CPU
-                runtime.later(old.close())
+                runtime.later(self._end(old))
         return obs, info
 
     async def step(self, action: Any) -> tuple[Obs, float, bool, bool, Info]:
@@ -135,9 +135,14 @@ class AsyncSandboxEnv:
         self._closed = True
         if self.episode is not None:
             episode, self.episode = self.episode, None
-            await episode.close()
+            await self._end(episode)
         if self._owns_runtime and self.runtime is not None:
             await self.runtime.close()
+
+    async def _end(self, episode: Episode) -> None:
+        await episode.close()
+        if self.keep_worlds:  # kept for the caller beyond this process: not an orphan when it exits
+            episode.runtime.store.release(episode.world)
 
     async def __aenter__(self) -> AsyncSandboxEnv:
         return self

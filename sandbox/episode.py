@@ -18,7 +18,7 @@ from apps_web.world import WorldDiff
 from apps_web.world import changelog as _changelog
 
 from .actions import ActionError, BaseAction, parse_action, scale_action
-from .context import BrowserSettings
+from .context import BrowserSettings, final_user_of
 from .execute import FINAL_ACTIONS, PASSIVE_ACTIONS, ExecResult, Executor
 from .observe import (
     Element,
@@ -85,7 +85,7 @@ def _fork(runtime: Runtime, spec: EpisodeSpec) -> tuple[World, str | None]:
         raise
 
 
-def verify_context_fields(episode: Episode) -> dict[str, Any]:
+def verify_context_fields(episode: Episode, final_user: str | None = None) -> dict[str, Any]:
     """Fields of ``verifiers.VerifyContext`` for the episode's end (used by ``Episode.verify``)."""
     from apps_web import registry
 
@@ -102,6 +102,7 @@ def verify_context_fields(episode: Episode) -> dict[str, Any]:
         "ignore": registry.volatile_columns(),
         "persona": episode.username,
         "reached": dict(episode._first_reached),
+        "final_user": final_user,
     }
 
 
@@ -490,7 +491,8 @@ class Episode:
         from verifiers import Verdict, VerifyContext
 
         try:
-            ctx = VerifyContext(**verify_context_fields(self))
+            signed_in = await final_user_of(self.context, self.runtime.host, self.world, self.username)
+            ctx = VerifyContext(**verify_context_fields(self, signed_in))
             return await asyncio.to_thread(self.spec.verify, ctx)
         except Exception as exc:
             return Verdict(passed=False, score=0.0, reason=f"the verifier failed: {type(exc).__name__}: {exc}")

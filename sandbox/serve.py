@@ -20,10 +20,10 @@ def serve(*, port: int, seed: int = 0, scale: int = 1, fresh: bool = False, host
     world_id = f"serve-s{seed}-x{scale}"
     with console.status(f"Preparing world (seed {seed}, scale {scale})..."):
         if fresh or not store.exists(world_id):
-            store.create(seed=seed, scale=scale, world_id=world_id)
+            store.create(seed=seed, scale=scale, world_id=world_id, owned=False)
         world = store.get(world_id)
         if world.meta.version != store.version:  # generator changed since: rebuild the world
-            world = store.create(seed=seed, scale=scale, world_id=world_id)
+            world = store.create(seed=seed, scale=scale, world_id=world_id, owned=False)
     secret = os.environ.get("SANDBOX_SECRET") or secrets.token_hex(32)
     app = create_host(store, secret=secret, default_world=world.id)
     console.print(f"[bold]CUA Sandbox[/bold]: {world.meta.company} (world [cyan]{world.id}[/cyan], seed {seed})")

@@ -14,7 +14,7 @@ import uvicorn
 
 from apps_web import registry
 from apps_web.host import Host, create_host
-from apps_web.identity import browser_cookies
+from apps_web.identity import WORLD_COOKIE, browser_cookies
 from apps_web.world import World, WorldStore
 from sandbox.browser import launch_sync
 
@@ -52,11 +52,18 @@ class LiveHost:
         return self.store.create(seed=seed)
 
     def new_context(self, browser, world: World, username: str | None = None, **kwargs):  # noqa: ANN001
-        """A browser context bound to ``world`` (header), optionally signed in as ``username``."""
+        """An episode's browser context: bound to ``world`` by header, optionally signed in as ``username``."""
         context = browser.new_context(extra_http_headers={"X-Sandbox-World": world.id}, viewport={"width": 1280, "height": 800}, **kwargs)
         if username:
             apps = [s.name for s in self.app.state.specs]
             context.add_cookies(browser_cookies(self.secret, username, world.id, self.port, apps))
+        return context
+
+    def person_context(self, browser, world: World, **kwargs):  # noqa: ANN001
+        """A person's browser (as with ``sandbox serve``): the world chosen by cookie, nobody signed in."""
+        context = browser.new_context(viewport={"width": 1280, "height": 800}, **kwargs)
+        origins = [self.url()] + [self.url(s.name) for s in self.app.state.specs]
+        context.add_cookies([{"name": WORLD_COOKIE, "value": world.id, "url": o, "httpOnly": True, "sameSite": "Lax"} for o in origins])
         return context
 
 

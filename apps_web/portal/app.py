@@ -11,14 +11,27 @@ from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlmodel import Session, select
 
-from ..deps import CurrentUser, OptionalUser, SessionDep, WorldDep
+from ..deps import CurrentUser, NotInEpisode, OptionalUser, SessionDep, WorldDep, in_episode, refuse_in_episode
+from ..errors import install_error_handlers
 from ..identity.models import User
 from ..identity.passwords import DEFAULT_PASSWORD, verify_password
 from ..identity.session import SESSION_COOKIE, WORLD_COOKIE, SessionData
+from ..signon import signed_out_redirect
 from ..ui import STATIC_DIR, STATIC_PREFIX, make_templates, redirect, render
 from ..worlds import UnknownWorld
 
 TEMPLATES = Path(__file__).parent / "templates"
+
+# Inside an episode the world and the signed-in user are the environment's to choose (see host.py).
+WORLD_CONTROLS = (
+    "Changing worlds",
+    "an episode runs in the one world prepared for it. Resetting it or starting another one is turned off; "
+    "undo a change in the app where you made it.",
+)
+SIGN_IN = (
+    "Signing in",
+    "an episode runs as the user it was started for. Signing in again, or as someone else, is turned off.",
+)
 
 
 def _safe_next(request: Request, target: str) -> tuple[str | None, str]:
@@ -36,6 +49,8 @@ def _safe_next(request: Request, target: str) -> tuple[str | None, str]:
 def _signed_in_response(request: Request, session: SessionData, target: str) -> Response:
     host = request.app.state.host
     app_name, path = _safe_next(request, target)
+    if path.startswith("/_sso"):  # a hand-off link as the target would hand itself on forever
+        path = "/"
     if app_name is None:
         response = RedirectResponse(path, status_code=303)
     else:
@@ -66,11 +81,13 @@ def _router() -> APIRouter:
         if user is not None:  # already signed in: hand the session to the app at once, like an IdP
             data = request.app.state.host.signer.load_session(request.cookies.get(SESSION_COOKIE))
             return _signed_in_response(request, data, next)
+        if in_episode(request):
+            raise NotInEpisode(*SIGN_IN)
         with Session(world.engine) as session:
             samples = session.exec(select(User).where(User.active == True).order_by(User.id).limit(6)).all()  # noqa: E712
         return render(request, "portal/signin.html", next=next, error=None, username="", samples=samples, default_password=DEFAULT_PASSWORD, world_meta=world.meta)
 
-    @router.post("/signin")
+    @router.post("/signin", dependencies=[refuse_in_episode(*SIGN_IN)])
     def signin(request: Request, world: WorldDep, username: Annotated[str, Form()] = "", password: Annotated[str, Form()] = "", next: Annotated[str, Form()] = "/") -> Response:
         with Session(world.engine) as session:
             user = session.exec(select(User).where(User.username == username.strip().lower())).first()
@@ -89,7 +106,7 @@ def _router() -> APIRouter:
         data = host.signer.load_session(request.cookies.get(SESSION_COOKIE))
         if data is not None:
             host.revoked.add(data.sid)
-        response = RedirectResponse("/signin?signed_out=1", status_code=303)
+        response = signed_out_redirect(request, None)  # each app clears its own cookie in turn
         response.delete_cookie(SESSION_COOKIE)
         return response
 
@@ -114,21 +131,22 @@ def _router() -> APIRouter:
         session.commit()
         return redirect(request, "/profile", toast="Your profile was saved.")
 
-    @router.post("/worlds/new")
+    @router.post("/worlds/new", dependencies=[refuse_in_episode(*WORLD_CONTROLS)])
     def new_world(request: Request, seed: Annotated[int, Form(ge=0, le=10**9)] = 0) -> Response:
         host = request.app.state.host
-        world = host.store.create(seed=seed)
+        world = host.store.create(seed=seed, owned=False)  # kept for people, like the served world
         response = RedirectResponse("/signin", status_code=303)
         response.set_cookie(WORLD_COOKIE, world.id, httponly=True, samesite="lax")
         response.delete_cookie(SESSION_COOKIE)
         return response
 
-    @router.post("/worlds/reset")
+    @router.post("/worlds/reset", dependencies=[refuse_in_episode(*WORLD_CONTROLS)])
     def reset_world(request: Request, user: OptionalUser, world: WorldDep) -> Response:
         """A fresh copy of the current world's seed; the person stays signed in."""
         host = request.app.state.host
-        fresh = host.store.create(seed=world.meta.seed, scale=world.meta.scale)
-        if world.id != host.default_world:
+        fresh = host.store.create(seed=world.meta.seed, scale=world.meta.scale, owned=False)
+        # The served world stays, and so does a world a running process owns (an episode's).
+        if world.id != host.default_world and host.store.owner(world.id) is None:
             try:
                 host.store.drop(world.id)
             except UnknownWorld:
@@ -145,7 +163,6 @@ def _router() -> APIRouter:
 
 
 def build_portal(state) -> FastAPI:  # noqa: ANN001 - HostState, imported lazily to avoid a cycle
-    from ..host import install_error_handlers
 
     app = FastAPI(title="CUA Sandbox portal", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.host = state

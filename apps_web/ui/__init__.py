@@ -124,6 +124,7 @@ def render(request: Request, template: str, status_code: int = 200, **context: A
         "user": getattr(request.state, "user", None),
         "world": getattr(request.state, "world", None),
         "sandbox_mode": host.sandbox_mode,
+        "episode": bool(getattr(request.state, "episode", False)),  # an agent's request: no world ids, no world controls
         "flash": flash,
         **context,
     }

@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
+import psutil
 from sqlmodel import Session
 
 from . import changelog
+from . import owner as ownership
 from .build import build_template, generator_version
 from .clock import WorldClock
 from .db import connect, engine_for
@@ -152,11 +154,21 @@ class WorldStore:
     def exists(self, world_id: str) -> bool:
         return self.path(world_id).exists()
 
-    def create(self, seed: int = 0, scale: int = 1, *, world_id: str | None = None) -> World:
-        """Fork a new world from the template (a file copy: milliseconds)."""
+    def create(self, seed: int = 0, scale: int = 1, *, world_id: str | None = None, owned: bool = True) -> World:
+        """Fork a new world from the template (a file copy: milliseconds).
+
+        ``owned``: the world lives as long as this process (an episode's): its owner is recorded so
+        that a world left behind when the process is killed is found by :meth:`orphans`. Worlds kept
+        for people (``sandbox serve``, ``sandbox worlds create``) are not owned and stay until
+        dropped or cleaned up by age.
+        """
         template = self.template(seed, scale)
         world_id = validate_world_id(world_id) if world_id else f"w{seed}-{secrets.token_hex(6)}"
         dest = self.path(world_id)
+        if owned:  # before the world exists: a killed process never leaves an unowned episode world
+            ownership.write(self.owner_path(world_id), ownership.current())
+        else:
+            self.owner_path(world_id).unlink(missing_ok=True)
         tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
         shutil.copyfile(template, tmp)
         os.replace(tmp, dest)  # atomic: a reader sees the old world or the whole new one
@@ -196,6 +208,42 @@ class WorldStore:
         path = self.path(world_id)
         for p in (path, path.with_name(path.name + "-journal"), path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
             p.unlink(missing_ok=True)
+        self.owner_path(world_id).unlink(missing_ok=True)  # last: the world is never left unowned
+
+    # -- owners and orphans ------------------------------------------------------------------------
+    def owner_path(self, world_id: str) -> Path:
+        return self.worlds_dir / f"{validate_world_id(world_id)}{ownership.SUFFIX}"
+
+    def owner(self, world_id: str) -> ownership.Owner | None:
+        """The process that owns a live world (None: a world kept for people, or made before owners)."""
+        return ownership.read(self.owner_path(world_id))
+
+    def release(self, world: World | str) -> None:
+        """Keep a world beyond its process: it is no longer owned (so never an orphan)."""
+        self.owner_path(world.id if isinstance(world, World) else world).unlink(missing_ok=True)
+
+    def orphans(self) -> list[str]:
+        """Worlds whose owning process is gone (killed before it could drop them): nothing uses them.
+
+        Also names owner records left without a world (a process killed while forking)."""
+        found = []
+        for p in sorted(self.worlds_dir.glob(f"*{ownership.SUFFIX}")):
+            world_id = p.name[: -len(ownership.SUFFIX)]
+            record = ownership.read(p)
+            if record is not None and not record.alive() and WORLD_ID.match(world_id):
+                found.append(world_id)
+        return found
+
+    def remove_orphans(self) -> list[str]:
+        """Drop every orphan world (see :meth:`orphans`) and the unfinished forks of dead processes."""
+        removed = self.orphans()
+        for world_id in removed:
+            self.drop(world_id)
+        for tmp in self.worlds_dir.glob(f".*{SUFFIX}.*.tmp"):  # ".<id>.sqlite.<pid>.tmp"
+            pid = tmp.name.rsplit(".", 2)[-2]
+            if pid.isdigit() and not psutil.pid_exists(int(pid)):
+                tmp.unlink(missing_ok=True)
+        return removed
 
     def cleanup(self, max_age_s: float = 24 * 3600) -> int:
         """Drop worlds untouched for ``max_age_s`` seconds and stale templates of old versions."""
@@ -203,6 +251,7 @@ class WorldStore:
         for p in list(self.worlds_dir.glob(f"*{SUFFIX}")) + list(self.worlds_dir.glob(".*.tmp")):
             if now - p.stat().st_mtime > max_age_s:
                 p.unlink(missing_ok=True)
+                p.with_suffix(ownership.SUFFIX).unlink(missing_ok=True)
                 removed += 1
         for p in self.templates_dir.glob(f"*{SUFFIX}"):
             if not p.name.startswith(self.version):

@@ -43,6 +43,8 @@ def register(app: typer.Typer) -> None:
         except KeyboardInterrupt:
             console.print(f"[yellow]interrupted[/]: finished episodes are kept; continue with [bold]sandbox run --resume --out {config.out_dir()}[/]")
             raise typer.Exit(130) from None
+        if result.orphans_removed:
+            console.print(f"removed {len(result.orphans_removed)} world(s) left by killed episodes")
         for table in summary_tables(result.results, title=f"{agent} on {len(result.results)} episodes"):
             console.print(table)
         console.print(f"results: {result.out / 'results.jsonl'}   ({result.new} played, {result.skipped} skipped, {result.wall_s:.1f}s)")

@@ -2,7 +2,8 @@
 
 Every episode is written as a trajectory folder under ``<out>/episodes``; ``results.jsonl`` gets a line
 as each one finishes. ``resume=True`` continues a run: finished episodes are skipped, unfinished ones
-(a crash, a kill) are moved to ``aborted/`` and played again.
+(a crash, a kill) are moved to ``aborted/`` and played again, and the worlds of killed episodes
+(whose process no longer runs) are removed from the world store.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class RunResult:
     skipped: int  # finished earlier, skipped by resume
     wall_s: float
     interrupted: bool = False
+    orphans_removed: list[str] = field(default_factory=list)  # worlds of killed episodes, removed by resume
 
     @property
     def passed(self) -> int:
@@ -103,6 +105,12 @@ async def run_async(
         if before and before != config.agent:
             raise ValueError(f"{out} holds a run of agent {before!r}; resuming it with {config.agent!r} would mix agents")
     run = RunDir.create(out, meta, resume=config.resume)
+    orphans: list[str] = []
+    if config.resume:  # a killed run never dropped its episodes' worlds: nothing owns them now
+        from apps_web.world import WorldStore
+
+        store = runtime.store if runtime is not None else WorldStore()
+        orphans = await asyncio.to_thread(store.remove_orphans)
     done = run.finished_ids()
     todo = [(t, s) for t, s in pairs if episode_name(t.id, s) not in done]
     skipped = len(pairs) - len(todo)
@@ -163,7 +171,7 @@ async def run_async(
                         wall_s=round(wall, 2))  # fmt: skip
         progress.close()
     results = list(run.results())
-    return RunResult(out=out, results=results, new=len(todo), skipped=skipped, wall_s=wall, interrupted=interrupted)
+    return RunResult(out=out, results=results, new=len(todo), skipped=skipped, wall_s=wall, interrupted=interrupted, orphans_removed=orphans)
 
 
 def run(config: RunConfig, **kwargs: Any) -> RunResult:

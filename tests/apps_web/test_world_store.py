@@ -94,3 +94,50 @@ def test_same_seed_same_bytes_across_processes(tmp_path) -> None:  # noqa: ANN00
         out = subprocess.run([sys.executable, "-c", code, str(tmp_path / f"p{i}")], capture_output=True, text=True, check=True, env={**__import__("os").environ, "PYTHONHASHSEED": hashseed})
         paths.append(out.stdout.strip())
     assert open(paths[0], "rb").read() == open(paths[1], "rb").read()
+
+
+HOLD_A_WORLD = """
+import sys
+from apps_web.world import WorldStore
+store = WorldStore(sys.argv[1], templates_dir=sys.argv[2])
+print(store.create(seed=0).id, flush=True)
+sys.stdin.read()  # hold the world until killed
+"""
+
+
+def test_worlds_of_a_killed_process_are_orphans(tmp_path, store: WorldStore) -> None:  # noqa: ANN001
+    """A process holding a world is killed with SIGKILL (no clean-up runs): its world is reported as an
+    orphan and removed; worlds of live processes and worlds kept for people are left alone."""
+    import signal
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    home = WorldStore(tmp_path / "home", templates_dir=store.templates_dir)
+    mine = home.create(seed=0)  # owned by this (live) process
+    kept = home.create(seed=0, world_id="kept-for-people", owned=False)
+    proc = subprocess.Popen([sys.executable, "-c", HOLD_A_WORLD, str(home.root), str(home.templates_dir)], cwd=ROOT,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        held = proc.stdout.readline().strip()  # the world exists once its id is printed
+        assert home.exists(held) and home.owner(held).pid == proc.pid
+        assert home.orphans() == []  # its owner still runs
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert home.exists(held) and home.orphans() == [held]
+    cli = [sys.executable, "-m", "sandbox.cli", "worlds"]
+    env = {**os.environ, "SANDBOX_HOME": str(home.root)}
+    listed = subprocess.run([*cli, "orphans"], cwd=ROOT, env=env, capture_output=True, text=True, check=True).stdout
+    assert held in listed and f"pid {proc.pid} is gone" in listed and mine.id not in listed and "kept" not in listed
+    table = subprocess.run([*cli, "list"], cwd=ROOT, env={**env, "COLUMNS": "200"}, capture_output=True, text=True, check=True).stdout
+    assert "orphan" in table and "running" in table and "kept (no owner)" in table and "sandbox worlds orphans --clean" in table
+    cleaned = subprocess.run([*cli, "orphans", "--clean"], cwd=ROOT, env=env, capture_output=True, text=True, check=True).stdout
+    assert "removed 1 orphan world(s)" in cleaned
+    assert not home.exists(held) and not home.owner_path(held).exists() and home.orphans() == []
+    assert home.exists(mine.id) and home.exists(kept.id)
+    home.drop(mine)
+    assert not home.owner_path(mine.id).exists()  # dropping a world drops its owner record

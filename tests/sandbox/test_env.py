@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from contextlib import closing
 
 import numpy as np
@@ -261,3 +262,15 @@ def test_ordered_milestones_are_graded_step_by_step(make_env, store):  # noqa: A
             env.step({"action": "screenshot"})
         _obs, _r, _t, _tr, info = env.step({"action": "answer", "text": "done"})
         assert info["verdict"].score == score, info["verdict"].explain()
+
+
+def test_kept_worlds_are_released_not_orphaned(make_env, store):  # noqa: ANN001
+    """An episode's world is owned by this process while it runs; one kept after the episode is let go,
+    so it is never taken for the world of a killed process once this process exits."""
+    env = make_env(keep_worlds=True)
+    obs, info = env.reset(seed=0)
+    world_id = info["world_id"]
+    assert store.owner(world_id).pid == os.getpid()
+    env.close()
+    assert store.exists(world_id) and store.owner(world_id) is None and world_id not in store.orphans()
+    store.drop(world_id)

@@ -122,8 +122,9 @@ def test_agent_errors_and_time_limits_end_episodes_not_the_run(env, few, tmp_pat
 
 
 def test_sigkill_mid_run_then_resume(env, few, tmp_path):  # noqa: ANN001
-    """Kill the runner (SIGKILL) while an episode is being written; --resume finishes the run with
-    every episode whole and none twice."""
+    """Kill the runner (SIGKILL) while an episode is being written; ``sandbox run --resume`` removes
+    the killed episode's world and finishes the run with every episode whole and none twice."""
+    from apps_web.world import WorldStore
     from tests.conftest import TEMPLATES
 
     home = tmp_path / "home"
@@ -155,10 +156,15 @@ def test_sigkill_mid_run_then_resume(env, few, tmp_path):  # noqa: ANN001
     killed = run.running()
     assert len(killed) == 1 and not run.episode(killed[0]).finished
     assert len(run.finished_ids()) >= 1
+    store = WorldStore(home)
+    left = store.list()  # the killed episode's world: nothing dropped it
+    assert len(left) == 1 and store.owner(left[0]).pid == proc.pid and store.orphans() == left
 
-    resumed = env.run(RunConfig(agent="random", agent_options={"seed": 1}, tasks=[few[0]], seeds="0-2", workers=1, max_steps=6, out=out, resume=True),
-                      source=env.source)  # fmt: skip
-    ids = [r["id"] for r in resumed.results]
+    resume = subprocess.run([*cmd, "--resume"], cwd=ROOT, env={**os.environ, "SANDBOX_HOME": str(home)}, capture_output=True, text=True, timeout=300)
+    assert resume.returncode == 0, resume.stderr[-2000:]
+    assert "removed 1 world(s) left by killed episodes" in resume.stdout
+    assert store.list() == [] and list(store.worlds_dir.glob("*.owner")) == []  # and the resumed episodes dropped theirs
+    ids = [r["id"] for r in run.results()]
     assert len(ids) == 3 and len(set(ids)) == 3
     assert run.finished_ids() == set(ids) and not run.running()
     for i in ids:
