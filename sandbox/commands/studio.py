@@ -15,6 +15,7 @@ def register(app: typer.Typer) -> None:
         drafts: Path = typer.Option(None, "--drafts", help="Folder for task drafts (default: OUT/drafts); never the shipped task set."),
         headed: bool = typer.Option(False, "--headed", help="Also offer headed recording: a Chromium window on this desktop, used directly (needs a display)."),
         host: str = typer.Option("127.0.0.1", "--host", help="Interface to listen on."),
+        tasks_dir: Path = typer.Option(None, "--dir", help="Folder of task files (<dir>/<app>/*.yaml) to record, e.g. drafts; it sees the shipped macros. Default: the shipped tasks."),
     ) -> None:
         """Open the demonstration studio: pick a task or a world, drive the sandboxed browser from a
         live view, and record every input as a trajectory step; draft tasks from free exploration."""
@@ -24,4 +25,16 @@ def register(app: typer.Typer) -> None:
 
         if headed and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
             raise typer.BadParameter("headed recording needs a desktop (DISPLAY or WAYLAND_DISPLAY is not set)", param_hint="--headed")
-        serve(port=port, host=host, options=StudioOptions(out_dir=out, drafts_dir=drafts, headed=headed))
+        tasks = None
+        if tasks_dir is not None:
+            from tasks.registry import TaskLoadError, TaskRegistry
+
+            if not tasks_dir.is_dir():
+                raise typer.BadParameter(f"no folder {tasks_dir}", param_hint="--dir")
+            tasks = TaskRegistry(tasks_dir)
+            try:
+                tasks.load()
+            except TaskLoadError as exc:
+                typer.echo(f"error: {exc}", err=True)
+                raise typer.Exit(2) from None
+        serve(port=port, host=host, options=StudioOptions(out_dir=out, drafts_dir=drafts, headed=headed, tasks=tasks))
