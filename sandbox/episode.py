@@ -18,6 +18,7 @@ from apps_web.world import WorldDiff
 from apps_web.world import changelog as _changelog
 
 from .actions import ActionError, BaseAction, parse_action, scale_action
+from .actions.scale import off_screen
 from .context import BrowserSettings
 from .execute import FINAL_ACTIONS, PASSIVE_ACTIONS, ExecResult, Executor
 from .observe import (
@@ -37,8 +38,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .runtime import Runtime
 
-_X = ("x", "start_x", "end_x", "x0", "x1")
-_Y = ("y", "start_y", "end_y", "y0", "y1")
 OVER = "the episode is over (it was answered, reported infeasible or hit its step limit); call reset() to start a new one"
 
 
@@ -58,18 +57,7 @@ class StepResult:
 
 def out_of_screen(action: BaseAction, size: tuple[int, int]) -> str | None:
     """A message if any coordinate of ``action`` falls outside a screen of ``size`` (width, height)."""
-    w, h = size
-    data = action.model_dump()
-    points = [(data.get(x), data.get(y), x) for x, y in zip(_X, _Y)]
-    points += [(p["x"], p["y"], "path") for p in data.get("path") or ()]
-    for x, y, name in points:
-        if x is None and y is None:
-            continue
-        limit_x = w if name != "x1" else w + 1  # a zoom region's far corner may touch the edge
-        limit_y = h if name != "x1" else h + 1
-        if (x is not None and not 0 <= x < limit_x) or (y is not None and not 0 <= y < limit_y):
-            return f"coordinate ({x}, {y}) is outside the screen ({w}x{h} pixels): x must be 0-{w - 1} and y 0-{h - 1}"
-    return None
+    return off_screen(action, size)
 
 
 def _fork(runtime: Runtime, spec: EpisodeSpec) -> tuple[World, str | None]:
