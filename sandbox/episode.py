@@ -19,6 +19,7 @@ from apps_web.world import changelog as _changelog
 
 from .actions import ActionError, BaseAction, parse_action, scale_action
 from .actions.scale import off_screen
+from .actions.urls import AppUrls
 from .context import BrowserSettings
 from .execute import FINAL_ACTIONS, PASSIVE_ACTIONS, ExecResult, Executor
 from .observe import (
@@ -162,9 +163,10 @@ class Episode:
             context.on("page", episode._on_page)
             episode._db = world.connect()
             episode._seq = episode._start_seq = _changelog.last_seq(episode._db)
-            start = host.url(spec.app, spec.start_url)
-            if not host.is_own_url(start):
-                raise ValueError(f"start_url {spec.start_url!r} of {spec.id!r} is not on the app host")
+            try:  # a path, a public URL (no port) or one with the host's port
+                start = episode.urls.resolve(spec.start_url, host.url(spec.app, "/"))
+            except ActionError as exc:
+                raise ValueError(f"start_url {spec.start_url!r} of {spec.id!r} is not on the app host: {exc}") from None
             await page.goto(start, wait_until="load", timeout=budget.navigation * 1000)
             # The start page is the first page of the tab: `back` must not reach the about:blank before it.
             forget = asyncio.ensure_future(watch.cdp.send("Page.resetNavigationHistory"))
@@ -221,6 +223,11 @@ class Episode:
         return self.watch.page
 
     @property
+    def urls(self) -> AppUrls:
+        """The app host's addresses: public URLs (no port) for the agent, real ones for the browser."""
+        return self.executor.urls
+
+    @property
     def done(self) -> bool:
         return self.terminated or self.truncated
 
@@ -275,7 +282,7 @@ class Episode:
         if parsed is not None and error is None:
             mark = self.watch.mark()
             pages_before = len(self._new_pages)
-            result = await self.executor.run(self.page, parsed)
+            result = await self.executor.run(self.page, parsed, self.budget.action)
             t_act = time.perf_counter()
             if parsed.action not in PASSIVE_ACTIONS:
                 settled, png = await self.watch.settle_capture(
@@ -309,6 +316,8 @@ class Episode:
             "blocked_requests": self.blocked.drain(),
             **extra,
         }
+        if result.cut:
+            info["cut"] = True
         if settled is not None and settled.timed_out:
             info["settle"] = "; ".join(settled.detail)
         self.trajectory.append({"step": self.steps, "action": info["action"], "url": obs["url"], "error": result.error})
@@ -370,6 +379,7 @@ class Episode:
         else:
             info = await state if state is not None else None
             url, title = (info["url"], info["title"]) if info else (watch.page.url, "")
+        url = self.urls.public(url or watch.page.url)
         snapshot = None
         if opts.wants_elements and not watch.closed:
             try:

@@ -82,9 +82,11 @@ class AppUrls:
             raise ActionError(f"goto {url!r}: a user name or password in the address is not allowed")
         port = parsed.port  # '' when it is the scheme's default (80 for http: the public form)
         if not self.is_app_host(parsed) or port not in ("", str(self.port)):
+            here = f"http://{base_parsed.hostname}/" if base_parsed is not None and self.is_app_host(base_parsed) else ""
             raise ActionError(
-                f"goto {url!r}: this address is on {parsed.host or 'no host'}, not on this sandbox's apps "
-                "(http://<app>.localhost/...); other sites are blocked"
+                f"goto {url!r}: only the apps of this sandbox can be opened (http://<app>.localhost/..."
+                f"{', e.g. ' + here if here else ''}); this address is on {parsed.host or 'no host'}, "
+                "and other sites are blocked"
             )
         # Rebuilt from the parsed parts: the browser gets a canonical URL that reads the same to it.
         return f"http://{parsed.hostname}:{self.port}{parsed.pathname}{parsed.search}{parsed.hash}"
