@@ -113,10 +113,10 @@ def from_anthropic(input: dict[str, Any], *, screen: tuple[int, int] | None = No
         return from_anthropic_tool(input.get("name", ""), input.get("input"), screen=screen)
     args = {k: v for k, v in input.items() if v is not None}  # some clients send unused arguments as null
     name = args.pop("action", None)
-    if name not in ANTHROPIC_ARGUMENTS:
-        what = "missing 'action'" if name is None else f"unknown computer action {name!r}"
+    if not isinstance(name, str) or name not in ANTHROPIC_ARGUMENTS:
+        what = "missing 'action'" if name is None else f"unknown computer action {_short(name)}"
         raise ActionError(f"{what}; the computer tool supports: {', '.join(ANTHROPIC_ACTIONS)}")
-    unexpected = sorted(set(args) - set(ANTHROPIC_ARGUMENTS[name]))
+    unexpected = sorted(map(str, set(args) - set(ANTHROPIC_ARGUMENTS[name])))
     if unexpected:
         allowed = ", ".join(ANTHROPIC_ARGUMENTS[name]) or "no arguments"
         raise ActionError(f"unexpected argument(s) {', '.join(unexpected)} for {name}; it takes {allowed}")
@@ -191,6 +191,8 @@ def from_anthropic_tool(
 ) -> BaseAction | list[BaseAction]:
     """A tool call by name: ``computer``, one member tool per computer action (``left_click`` with
     ``{"coordinate": [x, y]}``), or a canonical extra action (``goto`` with ``{"url": ...}``)."""
+    if not isinstance(name, str):
+        raise ActionError(f"a tool name must be a string, got {_short(name)}")
     if not isinstance(input, dict):
         raise ActionError(f"the input of tool {name!r} must be an object, got {type(input).__name__}")
     if name == "computer":

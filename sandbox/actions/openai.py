@@ -76,7 +76,7 @@ def _from_openai(call_or_action: dict[str, Any]) -> list[BaseAction]:
                 raise ActionError("the computer_call has neither 'action' nor 'actions'")
             batch = [call_or_action["action"]]
         if not isinstance(batch, list) or not batch:
-            raise ActionError(f"'actions' must be a non-empty list of actions, got {batch!r}")
+            raise ActionError(f"'actions' must be a non-empty list of actions, got {_short(batch)}")
         if len(batch) == 1:  # one action: its error is the action's own, not "actions[0]: ..."
             return _from_action(batch[0])
         out: list[BaseAction] = []
@@ -93,8 +93,8 @@ def _from_openai(call_or_action: dict[str, Any]) -> list[BaseAction]:
 
 def _from_function_call(item: dict[str, Any]) -> BaseAction:
     name, raw = item.get("name"), item.get("arguments", "{}")
-    if name not in ACTION_TYPES:
-        raise ActionError(f"unknown function {name!r}; callable actions: {', '.join(ACTION_TYPES)}")
+    if not isinstance(name, str) or name not in ACTION_TYPES:
+        raise ActionError(f"unknown function {_short(name)}; callable actions: {', '.join(ACTION_TYPES)}")
     try:
         args = json.loads(raw) if isinstance(raw, str) else raw
     except json.JSONDecodeError as exc:
@@ -133,10 +133,10 @@ def _from_action(action: Any) -> list[BaseAction]:
         raise ActionError(f"an OpenAI computer action must be an object, got {type(action).__name__} {action!r}")
     action = {k: v for k, v in action.items() if v is not None}
     kind = action.get("type")
-    if kind not in OPENAI_ARGUMENTS:
-        what = "missing 'type'" if kind is None else f"unknown OpenAI computer action type {kind!r}"
+    if not isinstance(kind, str) or kind not in OPENAI_ARGUMENTS:
+        what = "missing 'type'" if kind is None else f"unknown OpenAI computer action type {_short(kind)}"
         raise ActionError(f"{what}; supported: {', '.join(OPENAI_ACTIONS)}")
-    unexpected = sorted(set(action) - {"type", *OPENAI_ARGUMENTS[kind]})
+    unexpected = sorted(map(str, set(action) - {"type", *OPENAI_ARGUMENTS[kind]}))
     if unexpected:
         allowed = ", ".join(OPENAI_ARGUMENTS[kind]) or "no arguments"
         raise ActionError(f"unexpected field(s) {', '.join(unexpected)} for {kind}; it takes {allowed}")
