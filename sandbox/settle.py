@@ -23,6 +23,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from .actions.model import DEFAULT_ACTION_SECONDS
+
 # Runs in every document of an episode before the page's own scripts. It only observes: counts the
 # page's fetch/XHR requests (and the body reads that follow a fetch) and remembers cross-document
 # navigations the page starts. ``window.__sbx`` is non-enumerable so page code does not trip on it.
@@ -149,7 +151,7 @@ class SettleBudget:
 
     requests: float = 5.0  # the page's fetch/XHR requests
     navigation: float = 15.0  # a navigation to commit and load
-    action: float = 30.0  # the action: clicks, typing, key presses, drags, waits, goto's own load
+    action: float = DEFAULT_ACTION_SECONDS  # the action: clicks, typing, key presses, drags, waits, goto's own load
 
     def __post_init__(self) -> None:
         for name in ("requests", "navigation", "action"):

@@ -43,6 +43,7 @@ MAX_TEXT_CHARS = 65536  # fill_element text, answer, report_infeasible, option v
 MAX_URL_CHARS = 8192
 MAX_ELEMENT_ID_CHARS = 64
 MAX_OPTIONS = 100  # options chosen by one select_option
+DEFAULT_ACTION_SECONDS = 30.0  # an action still running after this is cut (the env's budget may differ)
 
 LIMITS: dict[str, str] = {
     "coordinates": f"0-{MAX_COORDINATE} and inside the screen",
@@ -52,6 +53,7 @@ LIMITS: dict[str, str] = {
     "drag path": f"at most {MAX_DRAG_POINTS} waypoints",
     "wait and hold_key": f"0-{MAX_WAIT_SECONDS:g} seconds",
     "other text": f"at most {MAX_TEXT_CHARS} characters; urls at most {MAX_URL_CHARS}",
+    "time": f"an action still running after the environment's step budget ({DEFAULT_ACTION_SECONDS:g} s by default) is cut",
 }
 
 
