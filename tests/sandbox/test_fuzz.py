@@ -194,7 +194,7 @@ CONVERT = {
 
 
 # -- without a browser: the adapters and the parser ------------------------------------------------------
-@settings(FUZZ, max_examples=1000)
+@settings(FUZZ, max_examples=2000)
 @given(item=inputs)
 def test_adapters_and_parser_raise_only_action_errors(item):  # noqa: ANN001
     """Every input becomes actions or an ActionError with a message; nothing else escapes."""
