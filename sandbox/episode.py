@@ -18,6 +18,8 @@ from apps_web.world import WorldDiff
 from apps_web.world import changelog as _changelog
 
 from .actions import ActionError, BaseAction, parse_action, scale_action
+from .actions.scale import off_screen
+from .actions.urls import AppUrls
 from .context import BrowserSettings, final_user_of
 from .execute import FINAL_ACTIONS, PASSIVE_ACTIONS, ExecResult, Executor
 from .observe import (
@@ -37,8 +39,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .runtime import Runtime
 
-_X = ("x", "start_x", "end_x", "x0", "x1")
-_Y = ("y", "start_y", "end_y", "y0", "y1")
 REWARD_MODES = ("passed", "score", "progress")
 OVER = "the episode is over (it was answered, reported infeasible or hit its step limit); call reset() to start a new one"
 
@@ -59,18 +59,7 @@ class StepResult:
 
 def out_of_screen(action: BaseAction, size: tuple[int, int]) -> str | None:
     """A message if any coordinate of ``action`` falls outside a screen of ``size`` (width, height)."""
-    w, h = size
-    data = action.model_dump()
-    points = [(data.get(x), data.get(y), x) for x, y in zip(_X, _Y)]
-    points += [(p["x"], p["y"], "path") for p in data.get("path") or ()]
-    for x, y, name in points:
-        if x is None and y is None:
-            continue
-        limit_x = w if name != "x1" else w + 1  # a zoom region's far corner may touch the edge
-        limit_y = h if name != "x1" else h + 1
-        if (x is not None and not 0 <= x < limit_x) or (y is not None and not 0 <= y < limit_y):
-            return f"coordinate ({x}, {y}) is outside the screen ({w}x{h} pixels): x must be 0-{w - 1} and y 0-{h - 1}"
-    return None
+    return off_screen(action, size)
 
 
 def _fork(runtime: Runtime, spec: EpisodeSpec) -> tuple[World, str | None]:
@@ -187,9 +176,10 @@ class Episode:
             context.on("page", episode._on_page)
             episode._db = world.connect()
             episode._seq = episode._start_seq = _changelog.last_seq(episode._db)
-            start = host.url(spec.app, spec.start_url)
-            if not host.is_own_url(start):
-                raise ValueError(f"start_url {spec.start_url!r} of {spec.id!r} is not on the app host")
+            try:  # a path, a public URL (no port) or one with the host's port
+                start = episode.urls.resolve(spec.start_url, host.url(spec.app, "/"))
+            except ActionError as exc:
+                raise ValueError(f"start_url {spec.start_url!r} of {spec.id!r} is not on the app host: {exc}") from None
             await page.goto(start, wait_until="load", timeout=budget.navigation * 1000)
             # The start page is the first page of the tab: `back` must not reach the about:blank before it.
             forget = asyncio.ensure_future(watch.cdp.send("Page.resetNavigationHistory"))
@@ -246,6 +236,11 @@ class Episode:
         return self.watch.page
 
     @property
+    def urls(self) -> AppUrls:
+        """The app host's addresses: public URLs (no port) for the agent, real ones for the browser."""
+        return self.executor.urls
+
+    @property
     def done(self) -> bool:
         return self.terminated or self.truncated
 
@@ -300,7 +295,7 @@ class Episode:
         if parsed is not None and error is None:
             mark = self.watch.mark()
             pages_before = len(self._new_pages)
-            result = await self.executor.run(self.page, parsed)
+            result = await self.executor.run(self.page, parsed, self.budget.action)
             t_act = time.perf_counter()
             if parsed.action not in PASSIVE_ACTIONS:
                 settled, png = await self.watch.settle_capture(
@@ -334,6 +329,8 @@ class Episode:
             "blocked_requests": self.blocked.drain(),
             **extra,
         }
+        if result.cut:
+            info["cut"] = True
         if settled is not None and settled.timed_out:
             info["settle"] = "; ".join(settled.detail)
         self.trajectory.append({"step": self.steps, "action": info["action"], "url": obs["url"], "error": result.error})
@@ -419,6 +416,7 @@ class Episode:
         else:
             info = await state if state is not None else None
             url, title = (info["url"], info["title"]) if info else (watch.page.url, "")
+        url = self.urls.public(url or watch.page.url)
         snapshot = None
         if opts.wants_elements and not watch.closed:
             try:

@@ -3,6 +3,17 @@
 The executor only acts; settling and observing are the episode's business. Problems the agent can
 fix (a point outside the screen, an unknown element id, a page that does not exist) come back as an
 :class:`ExecResult` error message, never as an exception, so the episode goes on.
+
+No action can break or stall the episode:
+
+- every action runs within a time budget (:meth:`Executor.run`); past it the action is cut and the
+  cut is reported. Long actions are made of short calls (typing goes in chunks of characters), so a
+  cut stops the work instead of leaving it running in the browser;
+- every key and mouse button the executor presses is recorded until it is released; whatever fails
+  or is cut, whatever is still held is released before the step ends (a button the agent holds on
+  purpose with ``left_mouse_down`` stays down until its ``left_mouse_up``);
+- ``goto`` only navigates to the app host, checked with the browser's own URL rules
+  (:class:`sandbox.actions.urls.AppUrls`); a refused URL leaves the tab where it was.
 """
 
 from __future__ import annotations
@@ -11,10 +22,11 @@ import asyncio
 import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urljoin
 
+from .actions import ActionError
 from .actions import keys as keymap
 from .actions import model as A
+from .actions.urls import AppUrls
 
 if TYPE_CHECKING:  # pragma: no cover
     from .apphost import AppHost
@@ -25,6 +37,10 @@ DRAG_STEP_PX = 40
 MAX_DRAG_STEPS = 12
 ELEMENT_TIMEOUT_MS = 3000
 NAVIGATION_TIMEOUT_MS = 15000
+DEFAULT_ACTION_BUDGET_S = A.DEFAULT_ACTION_SECONDS  # an action longer than this is cut (SettleBudget.action sets it)
+TYPE_CHUNK_CHARS = 40  # typed per Playwright call: a cut stops typing within one chunk
+RELEASE_TIMEOUT_S = 2.0  # for each key or button released after a failure
+CUT_GRACE_S = 2.0  # for a cut action to unwind (its finally blocks release what it held)
 
 _BUTTONS = {"left_click": "left", "right_click": "right", "middle_click": "middle", "double_click": "left", "triple_click": "left"}
 _COUNTS = {"double_click": 2, "triple_click": 3}
@@ -45,6 +61,7 @@ class ExecResult:
     infeasible_reason: str | None = None
     zoom: tuple[int, int, int, int] | None = None  # region to capture, in viewport pixels
     cursor: tuple[int, int] | None = None
+    cut: bool = False  # the action ran past its time budget and was stopped
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -60,14 +77,18 @@ def _first_line(exc: BaseException) -> str:
 
 
 class Executor:
-    """Executes actions on the episode's active page; tracks the mouse position like a real pointer."""
+    """Executes actions on the episode's active page; tracks the mouse position like a real pointer,
+    and every key and button it holds."""
 
     def __init__(self, viewport: tuple[int, int], host: AppHost, typing: str = "keys") -> None:
         self.viewport = viewport
         self.host = host
+        self.urls = AppUrls(host.port)
         self.typing = typing
         self.mouse = (0, 0)
-        self.buttons_down: set[str] = set()
+        self.buttons_down: set[str] = set()  # held by the agent on purpose (left_mouse_down)
+        self.keys_held: list[str] = []  # Playwright key names pressed and not yet released
+        self.buttons_held: list[str] = []  # buttons pressed during the running action
 
     # -- checks --------------------------------------------------------------------------------------
     def _point(self, x: int | None, y: int | None, what: str = "coordinate") -> tuple[int, int]:
@@ -81,36 +102,99 @@ class Executor:
         return x, y
 
     def _check_url(self, page: Any, url: str) -> str:
-        target = urljoin(page.url, url) if not url.startswith(("http://", "https://")) else url
-        if not self.host.is_own_url(target):
-            raise ActionFailed(
-                f"goto {url!r}: only the apps of this sandbox can be opened "
-                f"({self.host.origin('<app>')}/..., e.g. {self.host.origin('crm')}/); other sites are blocked"
-            )
-        return target
+        try:
+            return self.urls.resolve(url, page.url)
+        except ActionError as exc:
+            raise ActionFailed(str(exc)) from None
 
     # -- running -------------------------------------------------------------------------------------
-    async def run(self, page: Any, action: A.BaseAction) -> ExecResult:
+    async def run(self, page: Any, action: A.BaseAction, budget: float | None = DEFAULT_ACTION_BUDGET_S) -> ExecResult:
+        """Run ``action``; past ``budget`` seconds it is cut. Nothing stays held afterwards."""
+        if budget is not None and action.action in ("wait", "hold_key") and action.duration >= budget:  # type: ignore[attr-defined]
+            return ExecResult(
+                error=f"{action.action} duration {action.duration:g} s is not shorter than this environment's "  # type: ignore[attr-defined]
+                f"step budget of {budget:g} s; wait in shorter steps"
+            )
+        task = asyncio.ensure_future(self._guarded(page, action))
+        try:
+            done, _ = await asyncio.wait({task}, timeout=budget)
+            if task in done:
+                result = task.result()
+            else:
+                task.cancel()
+                done, _ = await asyncio.wait({task}, timeout=CUT_GRACE_S)
+                if task in done and not task.cancelled() and task.exception() is not None:
+                    raise task.exception()  # type: ignore[misc]
+                if task not in done:  # still unwinding: let it finish on its own, quietly
+                    task.add_done_callback(lambda t: t.cancelled() or t.exception())
+                result = ExecResult(
+                    error=f"{action.action} was cut after {budget:g} s, this environment's time budget for one action; "
+                    "the page is as the action left it (nothing is held down). Send shorter actions.",
+                    cut=True,
+                )
+        finally:
+            if self.keys_held or self.buttons_held:
+                await self.release(page)
+        return result
+
+    async def _guarded(self, page: Any, action: A.BaseAction) -> ExecResult:
         try:
             return await self._run(page, action) or ExecResult()
         except ActionFailed as exc:
+            return ExecResult(error=str(exc))
+        except ActionError as exc:
             return ExecResult(error=str(exc))
         except Exception as exc:  # Playwright errors: keep the first line, the call log is noise to an agent
             if "Target page, context or browser has been closed" in str(exc):
                 raise
             return ExecResult(error=f"{action.action} failed: {_first_line(exc)}")
 
-    async def _with_modifiers(self, page: Any, modifiers: tuple[str, ...], body: Any) -> None:
-        held: list[str] = []
+    async def release(self, page: Any) -> None:
+        """Release every key and button still held by a failed or cut action (each call bounded)."""
+        keys, self.keys_held = self.keys_held, []
+        buttons, self.buttons_held = self.buttons_held, []
+        for key in reversed(keys):
+            await _bounded(page.keyboard.up(key))
+        for button in dict.fromkeys(reversed(buttons)):
+            await _bounded(page.mouse.up(button=button))
+            if button == "left":
+                self.buttons_down.discard("left")
+
+    # -- holding keys and buttons: recorded before the call, so a cut mid-call still releases ------------
+    async def _key_down(self, page: Any, key: str) -> None:
+        self.keys_held.append(key)
+        await page.keyboard.down(key)
+
+    async def _key_up(self, page: Any, key: str) -> None:
+        await page.keyboard.up(key)
+        _forget(self.keys_held, key)
+
+    async def _holding(self, page: Any, keys: list[str], body: Any) -> None:
+        """Hold ``keys`` (in order) while ``body`` runs; released in reverse order whatever happens."""
+        pressed: list[str] = []
         try:
-            for m in modifiers:
-                key = keymap.MODIFIERS[m]
-                await page.keyboard.down(key)
-                held.append(key)
+            for key in keys:
+                pressed.append(key)
+                await self._key_down(page, key)
             await body()
         finally:
-            for key in reversed(held):
-                await page.keyboard.up(key)
+            for key in reversed(pressed):
+                await _bounded(self._key_up(page, key))
+
+    async def _with_modifiers(self, page: Any, modifiers: tuple[str, ...], body: Any) -> None:
+        await self._holding(page, [keymap.MODIFIERS[m] for m in modifiers], body)
+
+    async def _press(self, page: Any, combo: list[str]) -> None:
+        """Press one combo (canonical key names): its keys down in order, then up in reverse."""
+        keys = [keymap.to_playwright_key(k) for k in combo]
+        if len(keys) == 1:
+            await page.keyboard.press(keys[0])  # down and up in one call
+            return
+
+        async def last() -> None:
+            await page.keyboard.press(keys[-1])
+
+        await self._holding(page, keys[:-1], last)
 
     async def _run(self, page: Any, a: A.BaseAction) -> ExecResult | None:
         name = a.action
@@ -134,14 +218,19 @@ class Executor:
 
             async def drag() -> None:
                 await mouse.move(*start)
+                self.buttons_held.append("left")
                 await mouse.down()
                 here = start
-                for point in points:
-                    dist = math.hypot(point[0] - here[0], point[1] - here[1])
-                    steps = max(2, min(MAX_DRAG_STEPS, math.ceil(dist / DRAG_STEP_PX)))
-                    await mouse.move(*point, steps=steps)
-                    here = point
-                await mouse.up()
+                try:
+                    for point in points:
+                        dist = math.hypot(point[0] - here[0], point[1] - here[1])
+                        steps = max(2, min(MAX_DRAG_STEPS, math.ceil(dist / DRAG_STEP_PX)))
+                        await mouse.move(*point, steps=steps)
+                        here = point
+                        self.mouse = here
+                finally:
+                    await _bounded(mouse.up())
+                    _forget(self.buttons_held, "left")
 
             await self._with_modifiers(page, a.modifiers, drag)
             self.mouse = points[-1]
@@ -153,7 +242,9 @@ class Executor:
             if name == "left_mouse_down":
                 if "left" in self.buttons_down:
                     raise ActionFailed("the left mouse button is already down; send left_mouse_up first")
+                self.buttons_held.append("left")  # released if this action fails or is cut
                 await mouse.down()
+                _forget(self.buttons_held, "left")
                 self.buttons_down.add("left")
             else:
                 if "left" not in self.buttons_down:
@@ -173,26 +264,18 @@ class Executor:
             await self._with_modifiers(page, a.modifiers, wheel)
             self.mouse = (x, y)
         elif name == "type":
-            if self.typing == "insert":
-                await keyboard.insert_text(a.text)
-            else:
-                await keyboard.type(a.text)
+            write = keyboard.insert_text if self.typing == "insert" else keyboard.type
+            for chunk in _chunks(a.text, TYPE_CHUNK_CHARS):
+                await write(chunk)
         elif name == "key":
-            combos = keymap.to_playwright(a.key)
+            combos = keymap.parse_keys(a.key)
             for _ in range(a.repeat):
                 for combo in combos:
-                    await keyboard.press(combo)
+                    await self._press(page, combo)
         elif name == "hold_key":
             held = [keymap.to_playwright_key(k) for k in keymap.parse_keys(a.key)[0]]
-            pressed: list[str] = []
-            try:
-                for key in held:
-                    await keyboard.down(key)
-                    pressed.append(key)
-                await asyncio.sleep(a.duration)  # the agent asked to hold the key this long
-            finally:
-                for key in reversed(pressed):
-                    await keyboard.up(key)
+            # the agent asked to hold the keys this long
+            await self._holding(page, held, lambda: asyncio.sleep(a.duration))
         elif name == "wait":
             await asyncio.sleep(a.duration)  # the agent asked to wait; settling follows as usual
         elif name in ("screenshot",):
@@ -267,4 +350,29 @@ class Executor:
             self.mouse = (int(box["x"] + box["width"] / 2), int(box["y"] + box["height"] / 2))
 
 
-__all__ = ["ActionFailed", "ExecResult", "Executor", "FINAL_ACTIONS", "PASSIVE_ACTIONS", "POINTER_ACTIONS"]
+def _forget(held: list[str], item: str) -> None:
+    if item in held:  # a cut action may unwind after release() already let go of it
+        held.remove(item)
+
+
+def _chunks(text: str, size: int) -> list[str]:
+    """``text`` in pieces of about ``size`` characters, never splitting a CRLF."""
+    out, start = [], 0
+    while start < len(text):
+        end = min(start + size, len(text))
+        if end < len(text) and text[end - 1] == "\r" and text[end] == "\n":
+            end += 1
+        out.append(text[start:end])
+        start = end
+    return out
+
+
+async def _bounded(call: Any, timeout: float = RELEASE_TIMEOUT_S) -> None:
+    """A release call that cannot stall the step (a page that stopped answering, a closed page)."""
+    try:
+        await asyncio.wait_for(call, timeout)
+    except Exception:
+        pass
+
+
+__all__ = ["DEFAULT_ACTION_BUDGET_S", "ActionFailed", "ExecResult", "Executor", "FINAL_ACTIONS", "PASSIVE_ACTIONS", "POINTER_ACTIONS"]

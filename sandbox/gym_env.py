@@ -9,13 +9,15 @@
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step('{"action": "left_click", "x": 96, "y": 40}')
 
-Observations are a ``spaces.Dict``: ``screenshot`` (HxWx3 uint8), ``url``, ``title``, ``instruction``,
-``last_action_error`` (and ``axtree`` when asked for). Actions are canonical JSON text (a
+Observations are a ``spaces.Dict``: ``screenshot`` (HxWx3 uint8), ``url`` (without the app host's
+port, e.g. ``http://crm.localhost/opportunities/3``: the same in every process), ``title``,
+``instruction``, ``last_action_error`` (and ``axtree`` when asked for). Actions are canonical JSON text (a
 ``spaces.Text``); dicts and Action objects are accepted too. The async core runs on a private
 background loop; envs without their own runtime share one Chromium and one app host per process.
 
-Step ``info`` holds the url, the error, blocked requests, the world changes since the last step and,
-at the end, the verdict. Step timings are nondeterministic, so they are kept out of step ``info``
+Step ``info`` holds the url, the error, blocked requests, the world changes since the last step,
+``cut`` when the action ran past its time budget (``budget=SettleBudget(action=...)``) and, at the end,
+the verdict. Step timings are nondeterministic, so they are kept out of step ``info``
 (gymnasium's determinism check compares infos) unless ``timing_info=True``; they are always in
 ``env.last_timing`` (reset ``info`` keeps its timing: it is not compared).
 """

@@ -23,6 +23,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from .actions.model import DEFAULT_ACTION_SECONDS
+
 # Runs in every document of an episode before the page's own scripts. It only observes: counts the
 # page's fetch/XHR requests (and the body reads that follow a fetch) and remembers cross-document
 # navigations the page starts. ``window.__sbx`` is non-enumerable so page code does not trip on it.
@@ -141,10 +143,21 @@ SETTLE_JS = r"""
 
 @dataclass(frozen=True)
 class SettleBudget:
-    """Upper bounds of the waits after an action (seconds)."""
+    """Upper bounds of a step (seconds): the action itself, then the waits after it.
+
+    An action running past ``action`` is cut and the cut is reported (``info["cut"]`` and
+    ``last_action_error``); the waits after it end at their bounds and say so (``info["settle"]``).
+    """
 
     requests: float = 5.0  # the page's fetch/XHR requests
     navigation: float = 15.0  # a navigation to commit and load
+    action: float = DEFAULT_ACTION_SECONDS  # the action: clicks, typing, key presses, drags, waits, goto's own load
+
+    def __post_init__(self) -> None:
+        for name in ("requests", "navigation", "action"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
+                raise ValueError(f"SettleBudget.{name} must be a positive number of seconds, got {value!r}")
 
 
 @dataclass

@@ -14,7 +14,15 @@ from .model import (
     ACTION_TYPES,
     DEFAULT_WAIT_SECONDS,
     ELEMENT_ACTIONS,
+    LIMITS,
+    MAX_COORDINATE,
+    MAX_DRAG_POINTS,
+    MAX_KEY_PRESSES,
     MAX_KEY_REPEAT,
+    MAX_SCROLL_AMOUNT,
+    MAX_TEXT_CHARS,
+    MAX_TYPE_CHARS,
+    MAX_URL_CHARS,
     MAX_WAIT_SECONDS,
     SCROLL_PIXELS_PER_CLICK,
     Action,
@@ -50,12 +58,15 @@ from .model import (
     action_json_schema,
 )
 from .parse import build, parse_action, signature
-from .scale import scale_action
+from .scale import check_on_screen, off_screen, scale_action
+from .urls import AppUrls
 from .openai import OPENAI_ACTIONS, from_openai, to_openai, to_openai_function_call
 
 __all__ = [
-    "ACTION_TYPES", "ANTHROPIC_ACTIONS", "DEFAULT_WAIT_SECONDS", "ELEMENT_ACTIONS", "MAX_KEY_REPEAT",
-    "MAX_WAIT_SECONDS", "OPENAI_ACTIONS", "SCROLL_PIXELS_PER_CLICK",
+    "ACTION_TYPES", "ANTHROPIC_ACTIONS", "DEFAULT_WAIT_SECONDS", "ELEMENT_ACTIONS", "LIMITS",
+    "MAX_COORDINATE", "MAX_DRAG_POINTS", "MAX_KEY_PRESSES", "MAX_KEY_REPEAT", "MAX_SCROLL_AMOUNT",
+    "MAX_TEXT_CHARS", "MAX_TYPE_CHARS", "MAX_URL_CHARS", "MAX_WAIT_SECONDS", "OPENAI_ACTIONS",
+    "SCROLL_PIXELS_PER_CLICK", "AppUrls", "check_on_screen", "off_screen",
     "Action", "ActionError", "Answer", "Back", "BaseAction", "ClickElement", "CursorPosition",
     "DoubleClick", "FillElement", "FocusElement", "Forward", "Goto", "HoldKey", "HoverElement", "Key",
     "LeftClick", "LeftClickDrag", "LeftMouseDown", "LeftMouseUp", "MiddleClick", "MouseMove", "Point",

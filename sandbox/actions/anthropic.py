@@ -16,6 +16,8 @@ from .errors import ActionError
 from .keys import parse_keys
 from .model import (
     ACTION_TYPES,
+    MAX_COORDINATE,
+    MAX_SCROLL_AMOUNT,
     BaseAction,
     CursorPosition,
     DoubleClick,
@@ -35,7 +37,8 @@ from .model import (
     Wait,
     Zoom,
 )
-from .parse import parse_action
+from .parse import _short, parse_action
+from .scale import check_on_screen
 
 _CLICKS = ("left_click", "right_click", "middle_click", "double_click", "triple_click")
 
@@ -65,9 +68,11 @@ def _ints(value: Any, field: str, count: int, shape: str) -> list[int]:
         or len(value) != count
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
-        raise ActionError(f"{field} must be {shape} with integer pixel values, got {value!r}")
+        raise ActionError(f"{field} must be {shape} with integer pixel values, got {_short(value)}")
     if any(v < 0 for v in value):
-        raise ActionError(f"{field} must be {shape} with non-negative pixel values, got {list(value)!r}")
+        raise ActionError(f"{field} must be {shape} with non-negative pixel values, got {_short(list(value))}")
+    if any(v > MAX_COORDINATE for v in value):
+        raise ActionError(f"{field} must be {shape} with pixel values of at most {MAX_COORDINATE}, got {_short(list(value))}")
     return list(value)
 
 
@@ -95,27 +100,30 @@ def _modifiers(args: dict[str, Any]) -> list[str]:
     return [k for combo in parse_keys(held) for k in combo] if held and held.strip() else []
 
 
-def from_anthropic(input: dict[str, Any]) -> BaseAction | list[BaseAction]:
+def from_anthropic(input: dict[str, Any], *, screen: tuple[int, int] | None = None) -> BaseAction | list[BaseAction]:
     """One ``computer`` tool input (or a whole ``tool_use`` block) -> a canonical action.
 
     Returns a list only for a ``left_click_drag`` without ``start_coordinate`` (the 2024 form, which
-    drags from the mouse position): ``[left_mouse_down, left_mouse_up at coordinate]``.
+    drags from the mouse position): ``[left_mouse_down, left_mouse_up at coordinate]``. With
+    ``screen`` (width, height of the screenshot the agent saw), coordinates are checked against it.
     """
     if not isinstance(input, dict):
         raise ActionError(f"the computer tool input must be an object, got {type(input).__name__}")
     if input.get("type") == "tool_use":
-        return from_anthropic_tool(input.get("name", ""), input.get("input"))
+        return from_anthropic_tool(input.get("name", ""), input.get("input"), screen=screen)
     args = {k: v for k, v in input.items() if v is not None}  # some clients send unused arguments as null
     name = args.pop("action", None)
-    if name not in ANTHROPIC_ARGUMENTS:
-        what = "missing 'action'" if name is None else f"unknown computer action {name!r}"
+    if not isinstance(name, str) or name not in ANTHROPIC_ARGUMENTS:
+        what = "missing 'action'" if name is None else f"unknown computer action {_short(name)}"
         raise ActionError(f"{what}; the computer tool supports: {', '.join(ANTHROPIC_ACTIONS)}")
-    unexpected = sorted(set(args) - set(ANTHROPIC_ARGUMENTS[name]))
+    unexpected = sorted(map(str, set(args) - set(ANTHROPIC_ARGUMENTS[name])))
     if unexpected:
         allowed = ", ".join(ANTHROPIC_ARGUMENTS[name]) or "no arguments"
         raise ActionError(f"unexpected argument(s) {', '.join(unexpected)} for {name}; it takes {allowed}")
     try:
-        return _convert(name, args)
+        out = _convert(name, args)
+        check_on_screen(out, screen)
+        return out
     except ActionError as exc:
         raise ActionError(f"computer action {name}: {exc}") from None
 
@@ -145,8 +153,10 @@ def _convert(name: str, args: dict[str, Any]) -> BaseAction | list[BaseAction]:
             if field not in args:
                 raise ActionError(f"scroll needs {field}")
         amount = args["scroll_amount"]
-        if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
-            raise ActionError(f"scroll_amount must be an integer number of wheel clicks >= 1, got {amount!r}")
+        if not isinstance(amount, int) or isinstance(amount, bool) or not 1 <= amount <= MAX_SCROLL_AMOUNT:
+            raise ActionError(
+                f"scroll_amount must be an integer number of wheel clicks from 1 to {MAX_SCROLL_AMOUNT}, got {_short(amount)}"
+            )
         return _build(Scroll, x=x, y=y, direction=args["scroll_direction"], amount=amount, modifiers=_modifiers(args))
     if name == "type":
         if "text" not in args:
@@ -176,17 +186,21 @@ def _build(cls: type[BaseAction], **fields: Any) -> BaseAction:
     return parse_action({"action": name, **{k: v for k, v in fields.items() if v is not None}})
 
 
-def from_anthropic_tool(name: str, input: dict[str, Any]) -> BaseAction | list[BaseAction]:
+def from_anthropic_tool(
+    name: str, input: dict[str, Any], *, screen: tuple[int, int] | None = None,
+) -> BaseAction | list[BaseAction]:
     """A tool call by name: ``computer``, one member tool per computer action (``left_click`` with
     ``{"coordinate": [x, y]}``), or a canonical extra action (``goto`` with ``{"url": ...}``)."""
+    if not isinstance(name, str):
+        raise ActionError(f"a tool name must be a string, got {_short(name)}")
     if not isinstance(input, dict):
         raise ActionError(f"the input of tool {name!r} must be an object, got {type(input).__name__}")
     if name == "computer":
-        return from_anthropic(input)
+        return from_anthropic(input, screen=screen)
     if "action" in input and input["action"] != name:
         raise ActionError(f"tool {name!r} was called with action {input['action']!r}; drop 'action' or make them match")
     if name in ANTHROPIC_ARGUMENTS:
-        return from_anthropic({**input, "action": name})
+        return from_anthropic({**input, "action": name}, screen=screen)
     if name in ACTION_TYPES:
         return parse_action({**input, "action": name})
     raise ActionError(

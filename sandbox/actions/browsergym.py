@@ -16,8 +16,9 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import ActionError
-from .model import MAX_WAIT_SECONDS, SCROLL_PIXELS_PER_CLICK, BaseAction
-from .parse import parse_action
+from .model import MAX_COORDINATE, MAX_SCROLL_AMOUNT, MAX_TEXT_CHARS, MAX_WAIT_SECONDS, SCROLL_PIXELS_PER_CLICK, BaseAction
+from .parse import _short, parse_action
+from .scale import check_on_screen
 
 Spec = tuple[Callable[..., Any], str, str]  # (signature stub, example call, what it does)
 
@@ -60,7 +61,7 @@ SUPPORTED: dict[str, Spec] = {
     "press": (_press, "press('88', 'Enter')", "Focus an element, then press a key or combo."),
     "focus": (_bid, "focus('b455')", "Give an element keyboard focus."),
     "clear": (_bid, "clear('996')", "Empty an input or textarea."),
-    "goto": (_url, "goto('http://crm.localhost:8765/')", "Open a URL."),
+    "goto": (_url, "goto('http://crm.localhost/')", "Open a URL."),
     "go_back": (_none, "go_back()", "Go back one page."),
     "go_forward": (_none, "go_forward()", "Go forward one page."),
     "send_msg_to_user": (_text, "send_msg_to_user('The city was built in 1751.')", "Finish with the final answer."),
@@ -84,10 +85,24 @@ _CLICK_EXAMPLE = SUPPORTED["click"][1]
 _FENCE = re.compile(r"^\s*```[\w-]*\s*$", re.MULTILINE)
 
 
-def from_browsergym(text: str) -> list[BaseAction]:
-    """BrowserGym action text (one call per line) -> canonical actions, in order."""
+MAX_SOURCE_CHARS = 2 * MAX_TEXT_CHARS
+
+
+def from_browsergym(text: str, *, screen: tuple[int, int] | None = None) -> list[BaseAction]:
+    """BrowserGym action text (one call per line) -> canonical actions, in order.
+
+    With ``screen`` (width, height of the screenshot the agent saw), coordinates are checked against it.
+    """
+    actions = _from_browsergym(text)
+    check_on_screen(actions, screen)
+    return actions
+
+
+def _from_browsergym(text: str) -> list[BaseAction]:
     if not isinstance(text, str):
         raise ActionError(f"a BrowserGym action must be a string, got {type(text).__name__}")
+    if len(text) > MAX_SOURCE_CHARS:
+        raise ActionError(f"the BrowserGym action has {len(text)} characters; the limit is {MAX_SOURCE_CHARS}")
     source = _FENCE.sub("", text).strip()  # agents often wrap the call in a ``` code fence
     if not source:
         raise ActionError(f"empty BrowserGym action; send a call such as {_CLICK_EXAMPLE}")
@@ -95,16 +110,22 @@ def from_browsergym(text: str) -> list[BaseAction]:
         tree = ast.parse(source, mode="exec")
     except SyntaxError as exc:
         raise ActionError(f"BrowserGym action is not a valid call (line {exc.lineno}: {exc.msg}); e.g. {_CLICK_EXAMPLE}") from None
+    except (ValueError, RecursionError, MemoryError):  # null bytes, numbers too long, nesting too deep
+        raise ActionError(f"BrowserGym action could not be read; send plain calls such as {_CLICK_EXAMPLE}") from None
     actions: list[BaseAction] = []
     for stmt in tree.body:
         call = stmt.value if isinstance(stmt, ast.Expr) else None
         if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
-            raise ActionError(f"line {stmt.lineno}: expected a function call such as {_CLICK_EXAMPLE}, got {ast.unparse(stmt)!r}")
+            raise ActionError(f"line {stmt.lineno}: expected a function call such as {_CLICK_EXAMPLE}, got {_clip(ast.unparse(stmt))}")
         try:
             actions.extend(_convert(call))
         except ActionError as exc:
-            raise ActionError(f"line {stmt.lineno} ({ast.unparse(call)}): {exc}") from None
+            raise ActionError(f"line {stmt.lineno} ({_clip(ast.unparse(call))}): {exc}") from None
     return actions
+
+
+def _clip(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _supported_list() -> str:
@@ -114,8 +135,8 @@ def _supported_list() -> str:
 def _literal(node: ast.AST) -> Any:
     try:
         return ast.literal_eval(node)
-    except (ValueError, SyntaxError, TypeError):
-        raise ActionError(f"arguments must be literals (strings, numbers, lists), got {ast.unparse(node)!r}") from None
+    except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+        raise ActionError(f"arguments must be literals (strings, numbers, lists), got {_clip(ast.unparse(node))}") from None
 
 
 def _convert(call: ast.Call) -> list[BaseAction]:
@@ -137,9 +158,11 @@ def _convert(call: ast.Call) -> list[BaseAction]:
     return _MAPPERS[name](*bound.arguments.values())  # positional, in signature order
 
 
-def _px(value: Any, name: str) -> int:
+def _px(value: Any, name: str, limit: int = MAX_COORDINATE, low: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ActionError(f"{name} must be a number of pixels, got {value!r}")
+        raise ActionError(f"{name} must be a number of pixels, got {_short(value)}")
+    if not low <= value <= limit:
+        raise ActionError(f"{name} must be from {low} to {limit} pixels, got {_short(value)}")
     return int(math.floor(value + 0.5))
 
 
@@ -171,7 +194,8 @@ def _left_button(function: str, action: str) -> Callable[..., list[BaseAction]]:
 
 
 def _pixels_to_scroll(dx: Any, dy: Any) -> list[BaseAction]:
-    dx, dy = _px(dx, "delta_x"), _px(dy, "delta_y")
+    limit = MAX_SCROLL_AMOUNT * SCROLL_PIXELS_PER_CLICK
+    dx, dy = _px(dx, "delta_x", limit, -limit), _px(dy, "delta_y", limit, -limit)
     if dx == 0 and dy == 0:
         raise ActionError("scroll(0, 0) scrolls nothing; give pixels, positive for right/down, e.g. scroll(0, 300)")
     clicks = lambda px: max(1, int(math.floor(abs(px) / SCROLL_PIXELS_PER_CLICK + 0.5)))  # noqa: E731
@@ -195,8 +219,8 @@ def _select(bid: Any, options: Any) -> list[BaseAction]:
 
 
 def _wait(wait_ms: Any) -> list[BaseAction]:
-    if isinstance(wait_ms, bool) or not isinstance(wait_ms, (int, float)):
-        raise ActionError(f"wait_ms must be a number of milliseconds, got {wait_ms!r}")
+    if isinstance(wait_ms, bool) or not isinstance(wait_ms, (int, float)) or not 0 <= wait_ms <= MAX_WAIT_SECONDS * 1000:
+        raise ActionError(f"wait_ms must be a number of milliseconds from 0 to {MAX_WAIT_SECONDS * 1000:g}, got {_short(wait_ms)}")
     return [_a("wait", duration=float(wait_ms) / 1000)]
 
 

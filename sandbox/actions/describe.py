@@ -14,7 +14,7 @@ from . import browsergym as _bg
 from .anthropic import to_anthropic
 from .errors import ActionError
 from .keys import MODIFIERS
-from .model import ACTION_TYPES, ELEMENT_ACTIONS, SCROLL_PIXELS_PER_CLICK, BaseAction
+from .model import ACTION_TYPES, ELEMENT_ACTIONS, LIMITS, SCROLL_PIXELS_PER_CLICK, BaseAction
 from .parse import parse_action, signature
 from .openai import to_openai
 
@@ -30,6 +30,11 @@ _KEYS_NOTE = (
     "Keys use xdotool names (Return, Tab, Escape, BackSpace, Delete, Page_Down, Up, F5, space, minus) or "
     f"single characters, joined with '+' for combos (ctrl+a, shift+Tab); modifiers are {', '.join(MODIFIERS)}."
 )
+
+
+def limits_text() -> str:
+    """The bounds every action is checked against, as one prompt line."""
+    return "Limits of one action: " + "; ".join(f"{what} {bound}" for what, bound in LIMITS.items()) + "."
 
 
 def _doc(cls: type[BaseAction]) -> str:
@@ -136,10 +141,12 @@ def describe_action_space(style: Style = "canonical", elements: bool = True) -> 
     ``elements=False`` leaves out the element-id actions, for agents that see only screenshots.
     """
     if style == "canonical":
-        return _canonical(elements)
-    if style in ("anthropic", "openai"):
-        return _provider(style, elements)
-    if style == "browsergym":
-        return _browsergym(elements)
-    raise ActionError(f"unknown style {style!r}; use canonical, anthropic, openai or browsergym")
+        text = _canonical(elements)
+    elif style in ("anthropic", "openai"):
+        text = _provider(style, elements)
+    elif style == "browsergym":
+        text = _browsergym(elements)
+    else:
+        raise ActionError(f"unknown style {style!r}; use canonical, anthropic, openai or browsergym")
+    return text + "\n\n" + limits_text()
 

@@ -44,8 +44,9 @@ NAMED_KEYS: dict[str, str] = {
     "Print": "PrintScreen",
     "Pause": "Pause",
     "Menu": "ContextMenu",
-    **{f"F{i}": f"F{i}" for i in range(1, 25)},
+    **{f"F{i}": f"F{i}" for i in range(1, 13)},  # F13-F24: Playwright's keyboard has no such keys
 }
+MAX_COMBO_KEYS = 6  # keys held together in one combo (four modifiers and two keys)
 
 # xdotool keysym names of printable characters. Canonical form uses the name (``minus``), because
 # ``ctrl+-`` and ``ctrl++`` are ambiguous to split and xdotool rejects bare punctuation.
@@ -93,16 +94,20 @@ _ALIASES: dict[str, str] = {
 # OpenAI computer-use agents write keys upper-case; these differ from the upper-cased Playwright name.
 _OPENAI_NAMES = {"ctrl": "CTRL", "super": "CMD", "Escape": "ESC", "space": "SPACE"}
 
-_EXAMPLES = "Return, Tab, Escape, BackSpace, Delete, Page_Down, Up, F5, space, minus, ctrl, shift, alt, super"
+_EXAMPLES = "Return, Tab, Escape, BackSpace, Delete, Page_Down, Up, F1-F12, space, minus, ctrl, shift, alt, super"
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _unknown(token: str, context: str) -> ActionError:
-    close = difflib.get_close_matches(token.lower(), list(_ALIASES), n=3, cutoff=0.7)
+    close = difflib.get_close_matches(token.lower(), list(_ALIASES), n=3, cutoff=0.7) if len(token) < 40 else []
     names = list(dict.fromkeys(_ALIASES[c] for c in close))
     hint = f" Did you mean {' or '.join(repr(n) for n in names)}?" if names else ""
-    where = f" in {context!r}" if context and context != token else ""
+    where = f" in {_clip(context)!r}" if context and context != token else ""
     return ActionError(
-        f"unknown key {token!r}{where}.{hint} Use xdotool key names ({_EXAMPLES}), "
+        f"unknown key {_clip(token)!r}{where}.{hint} Use xdotool key names ({_EXAMPLES}), "
         "or a single character such as 'a'; join keys pressed together with '+', e.g. 'ctrl+a'."
     )
 
@@ -121,7 +126,8 @@ def normalize_key(name: str, *, context: str = "") -> str:
             else "the key is empty; send a key name such as 'Return' or a combo such as 'ctrl+a'"
         )
     if len(token) == 1:
-        if not token.isprintable():
+        # Playwright presses one UTF-16 unit: characters beyond the BMP (emoji) cannot be a key.
+        if not token.isprintable() or ord(token) > 0xFFFF:
             raise _unknown(token, context)
         return _CHAR_TO_NAME.get(token, token)
     canonical = _ALIASES.get(token.lower())
@@ -150,7 +156,10 @@ def parse_combo(combo: str) -> list[str]:
         raise ActionError(f"a key combo must be a string, got {type(combo).__name__} {combo!r}")
     if not combo.strip():
         raise ActionError("the key is empty; send a key name such as 'Return' or a combo such as 'ctrl+a'")
-    names = [normalize_key(part, context=combo) for part in _split_combo(combo.strip())]
+    parts = _split_combo(combo.strip())
+    if len(parts) > MAX_COMBO_KEYS:
+        raise ActionError(f"key combo {_clip(combo)!r} holds {len(parts)} keys together; the limit is {MAX_COMBO_KEYS}")
+    names = [normalize_key(part, context=combo) for part in parts]
     if len(set(names)) != len(names):
         raise ActionError(f"key combo {combo!r} names the same key twice")
     return names

@@ -8,10 +8,10 @@ argument is an error, never a silently ignored value.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, ClassVar, Literal, Union
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -23,18 +23,55 @@ from pydantic import (
 )
 
 from . import keys as _keys
+from . import urls as _urls
 from .errors import ActionError
 
 SCROLL_PIXELS_PER_CLICK = 100  # one wheel click, as xdotool and Anthropic's scroll_amount count it
-MAX_WAIT_SECONDS = 60.0  # wait and hold_key: long enough for any page, short enough not to stall an episode
-MAX_KEY_REPEAT = 100
 DEFAULT_WAIT_SECONDS = 1.0
 MODIFIER_NAMES = tuple(_keys.MODIFIERS)
 
-Coord = Annotated[int, Field(strict=True, ge=0)]
+# Sane bounds of one action. Each keeps a step short (well inside the env's step budget, 30 s by
+# default) and is named in the error an agent gets when it asks for more; see ``LIMITS``.
+MAX_COORDINATE = 9999  # pixels; the env also checks the real screen size
+MAX_SCROLL_AMOUNT = 100  # wheel clicks (10,000 px); huge wheel deltas wedge Chromium's input handling
+MAX_WAIT_SECONDS = 20.0  # wait and hold_key
+MAX_KEY_REPEAT = 100
+MAX_KEY_PRESSES = 100  # a key action's combos times its repeat (about 30 ms a press)
+MAX_TYPE_CHARS = 2000  # type sends key events per character (5-10 ms each)
+MAX_DRAG_POINTS = 20  # waypoints of a left_click_drag path
+MAX_TEXT_CHARS = 65536  # fill_element text, answer, report_infeasible, option values
+MAX_URL_CHARS = 8192
+MAX_ELEMENT_ID_CHARS = 64
+MAX_OPTIONS = 100  # options chosen by one select_option
+DEFAULT_ACTION_SECONDS = 30.0  # an action still running after this is cut (the env's budget may differ)
+
+LIMITS: dict[str, str] = {
+    "coordinates": f"0-{MAX_COORDINATE} and inside the screen",
+    "scroll amount": f"1-{MAX_SCROLL_AMOUNT} wheel clicks ({MAX_SCROLL_AMOUNT * SCROLL_PIXELS_PER_CLICK} px)",
+    "type text": f"at most {MAX_TYPE_CHARS} characters (split longer text, or use fill_element)",
+    "key": f"at most {MAX_KEY_PRESSES} presses (combos in the sequence times repeat), repeat 1-{MAX_KEY_REPEAT}",
+    "drag path": f"at most {MAX_DRAG_POINTS} waypoints",
+    "wait and hold_key": f"0-{MAX_WAIT_SECONDS:g} seconds",
+    "other text": f"at most {MAX_TEXT_CHARS} characters; urls at most {MAX_URL_CHARS}",
+    "time": f"an action still running after the environment's step budget ({DEFAULT_ACTION_SECONDS:g} s by default) is cut",
+}
+
+
+def _at_most(limit: int, what: str, hint: str = "", unit: str = "characters") -> Any:
+    def check(value: Any) -> Any:
+        if len(value) > limit:
+            raise ActionError(f"{what} has {len(value)} {unit}; the limit is {limit}{hint}")
+        return value
+
+    return AfterValidator(check)
+
+
+Coord = Annotated[int, Field(strict=True, ge=0, le=MAX_COORDINATE)]
 Seconds = Annotated[float, Field(strict=True, ge=0, le=MAX_WAIT_SECONDS, allow_inf_nan=False)]
-Text = Annotated[str, StringConstraints(strict=True, min_length=1)]
-ElementId = Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=1)]
+Text = Annotated[str, StringConstraints(strict=True, min_length=1), _at_most(MAX_TEXT_CHARS, "the text")]
+ElementId = Annotated[
+    str, StringConstraints(strict=True, strip_whitespace=True, min_length=1), _at_most(MAX_ELEMENT_ID_CHARS, "element_id")
+]
 Button = Literal["left", "right", "middle"]
 
 
@@ -141,7 +178,9 @@ class LeftClickDrag(BaseAction):
     start_y: Coord
     end_x: Coord
     end_y: Coord
-    path: tuple[Point, ...] = Field(default=(), description="waypoints between start and end, in order")
+    path: Annotated[tuple[Point, ...], _at_most(MAX_DRAG_POINTS, "path", "; split the drag in several", "waypoints")] = Field(
+        default=(), description=f"waypoints between start and end, in order (at most {MAX_DRAG_POINTS})"
+    )
     modifiers: Modifiers = ()
     examples = (
         {"action": "left_click_drag", "start_x": 100, "start_y": 200, "end_x": 400, "end_y": 200},
@@ -166,7 +205,9 @@ class LeftMouseUp(_OptionalPoint):
 class Scroll(_OptionalPoint):
     action: Literal["scroll"] = "scroll"
     direction: Literal["up", "down", "left", "right"]
-    amount: int = Field(strict=True, ge=1, description=f"wheel clicks of {SCROLL_PIXELS_PER_CLICK} px")
+    amount: int = Field(
+        strict=True, ge=1, le=MAX_SCROLL_AMOUNT, description=f"wheel clicks of {SCROLL_PIXELS_PER_CLICK} px (at most {MAX_SCROLL_AMOUNT})"
+    )
     modifiers: Modifiers = ()
     examples = ({"action": "scroll", "x": 640, "y": 400, "direction": "down", "amount": 5},)
 
@@ -180,7 +221,11 @@ class Type(BaseAction):
     """Type text with the keyboard into the focused element."""
 
     action: Literal["type"] = "type"
-    text: Text
+    text: Annotated[
+        str,
+        StringConstraints(strict=True, min_length=1),
+        _at_most(MAX_TYPE_CHARS, "the text to type", "; send longer text in several type actions, or use fill_element"),
+    ] = Field(description=f"at most {MAX_TYPE_CHARS} characters")
     examples = ({"action": "type", "text": "Acme Corp"},)
 
 
@@ -195,7 +240,19 @@ class Key(BaseAction):
     @field_validator("key", mode="before")
     @classmethod
     def _key(cls, value: Any) -> str:
+        if isinstance(value, str) and len(value) > 20 * MAX_KEY_PRESSES:
+            raise ActionError(f"the key sequence has {len(value)} characters; it may press at most {MAX_KEY_PRESSES} keys")
         return _keys.normalize_keys(value)
+
+    @model_validator(mode="after")
+    def _presses(self) -> Key:
+        presses = len(self.key.split(" ")) * self.repeat
+        if presses > MAX_KEY_PRESSES:
+            raise ActionError(
+                f"this key action presses {presses} combos ({len(self.key.split(' '))} in the sequence x repeat {self.repeat}); "
+                f"the limit is {MAX_KEY_PRESSES} presses per action"
+            )
+        return self
 
 
 class HoldKey(BaseAction):
@@ -257,28 +314,24 @@ class Zoom(BaseAction):
         return self
 
 
-_ABSOLUTE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
-_FORBIDDEN_SCHEMES = ("javascript:", "data:", "file:", "blob:", "vbscript:", "chrome:", "view-source:", "chrome-extension:")
-
-
 class Goto(BaseAction):
     """Open a URL in the current tab (http(s), or a path relative to the current page)."""
 
     action: Literal["goto"] = "goto"
     url: Text
-    examples = ({"action": "goto", "url": "http://crm.localhost:8765/accounts"},)
+    examples = ({"action": "goto", "url": "http://crm.localhost/accounts"},)
 
     @field_validator("url")
     @classmethod
     def _url(cls, url: str) -> str:
-        url = url.strip()
+        if len(url) > MAX_URL_CHARS:
+            raise ActionError(f"the url has {len(url)} characters; the limit is {MAX_URL_CHARS}")
+        url = _urls.preprocess(url)  # as the browser reads it: tabs and newlines removed, ends trimmed
         if not url or any(ch.isspace() for ch in url):
             raise ActionError(f"url must be one URL without spaces, got {url!r}")
-        lowered = url.lower()
-        if lowered.startswith(_FORBIDDEN_SCHEMES) or (
-            _ABSOLUTE.match(url) and not lowered.startswith(("http://", "https://"))
-        ):
-            raise ActionError(f"url {url!r} is not allowed; use an http:// or https:// address")
+        error = _urls.web_url_error(url)
+        if error:
+            raise ActionError(error)
         return url
 
 
@@ -314,11 +367,11 @@ class FillElement(_Element):
     """Replace the text of an input, textarea or editable element (empty text clears it)."""
 
     action: Literal["fill_element"] = "fill_element"
-    text: str = Field(strict=True)
+    text: Annotated[str, Field(strict=True), _at_most(MAX_TEXT_CHARS, "the text")]
     examples = ({"action": "fill_element", "element_id": "a42", "text": "Jane Doe"},)
 
 
-OptionChoice = Union[Text, tuple[Text, ...]]
+OptionChoice = Union[Text, Annotated[tuple[Text, ...], _at_most(MAX_OPTIONS, "the list of options", unit="options")]]
 
 
 class SelectOption(_Element):

@@ -17,6 +17,9 @@ from .errors import ActionError
 from .keys import from_openai_keys, to_openai_keys
 from .model import (
     ACTION_TYPES,
+    MAX_COORDINATE,
+    MAX_DRAG_POINTS,
+    MAX_SCROLL_AMOUNT,
     SCROLL_PIXELS_PER_CLICK,
     Back,
     BaseAction,
@@ -33,7 +36,8 @@ from .model import (
     Type,
     Wait,
 )
-from .parse import parse_action
+from .parse import _short, parse_action
+from .scale import check_on_screen
 
 OPENAI_ARGUMENTS: dict[str, tuple[str, ...]] = {
     "click": ("button", "x", "y", "keys"),
@@ -47,11 +51,21 @@ OPENAI_ARGUMENTS: dict[str, tuple[str, ...]] = {
     "screenshot": (),
 }
 OPENAI_ACTIONS = tuple(OPENAI_ARGUMENTS)
+MAX_SCROLL_PIXELS = MAX_SCROLL_AMOUNT * SCROLL_PIXELS_PER_CLICK
 _BUTTONS = {"left": "left_click", "right": "right_click", "wheel": "middle_click"}
 
 
-def from_openai(call_or_action: dict[str, Any]) -> list[BaseAction]:
-    """A ``computer_call`` item, a bare computer action, or a ``function_call`` item -> canonical actions."""
+def from_openai(call_or_action: dict[str, Any], *, screen: tuple[int, int] | None = None) -> list[BaseAction]:
+    """A ``computer_call`` item, a bare computer action, or a ``function_call`` item -> canonical actions.
+
+    With ``screen`` (width, height of the screenshot the agent saw), coordinates are checked against it.
+    """
+    out = _from_openai(call_or_action)
+    check_on_screen(out, screen)
+    return out
+
+
+def _from_openai(call_or_action: dict[str, Any]) -> list[BaseAction]:
     if not isinstance(call_or_action, dict):
         raise ActionError(f"expected a computer_call item or an action object, got {type(call_or_action).__name__}")
     kind = call_or_action.get("type")
@@ -62,7 +76,9 @@ def from_openai(call_or_action: dict[str, Any]) -> list[BaseAction]:
                 raise ActionError("the computer_call has neither 'action' nor 'actions'")
             batch = [call_or_action["action"]]
         if not isinstance(batch, list) or not batch:
-            raise ActionError(f"'actions' must be a non-empty list of actions, got {batch!r}")
+            raise ActionError(f"'actions' must be a non-empty list of actions, got {_short(batch)}")
+        if len(batch) == 1:  # one action: its error is the action's own, not "actions[0]: ..."
+            return _from_action(batch[0])
         out: list[BaseAction] = []
         for index, item in enumerate(batch):
             try:
@@ -77,8 +93,8 @@ def from_openai(call_or_action: dict[str, Any]) -> list[BaseAction]:
 
 def _from_function_call(item: dict[str, Any]) -> BaseAction:
     name, raw = item.get("name"), item.get("arguments", "{}")
-    if name not in ACTION_TYPES:
-        raise ActionError(f"unknown function {name!r}; callable actions: {', '.join(ACTION_TYPES)}")
+    if not isinstance(name, str) or name not in ACTION_TYPES:
+        raise ActionError(f"unknown function {_short(name)}; callable actions: {', '.join(ACTION_TYPES)}")
     try:
         args = json.loads(raw) if isinstance(raw, str) else raw
     except json.JSONDecodeError as exc:
@@ -93,9 +109,13 @@ def _int(action: dict[str, Any], field: str, kind: str, *, signed: bool = False)
         raise ActionError(f"{kind} needs {field}")
     value = action[field]
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ActionError(f"{kind}.{field} must be an integer number of pixels, got {value!r}")
-    if value < 0 and not signed:
-        raise ActionError(f"{kind}.{field} must be >= 0 (pixels from the top-left corner), got {value}")
+        raise ActionError(f"{kind}.{field} must be an integer number of pixels, got {_short(value)}")
+    if signed:
+        if abs(value) > MAX_SCROLL_PIXELS:
+            raise ActionError(f"{kind}.{field} must be from -{MAX_SCROLL_PIXELS} to {MAX_SCROLL_PIXELS} pixels, got {_short(value)}")
+        return value
+    if not 0 <= value <= MAX_COORDINATE:
+        raise ActionError(f"{kind}.{field} must be from 0 to {MAX_COORDINATE} (pixels from the top-left corner), got {_short(value)}")
     return value
 
 
@@ -113,10 +133,10 @@ def _from_action(action: Any) -> list[BaseAction]:
         raise ActionError(f"an OpenAI computer action must be an object, got {type(action).__name__} {action!r}")
     action = {k: v for k, v in action.items() if v is not None}
     kind = action.get("type")
-    if kind not in OPENAI_ARGUMENTS:
-        what = "missing 'type'" if kind is None else f"unknown OpenAI computer action type {kind!r}"
+    if not isinstance(kind, str) or kind not in OPENAI_ARGUMENTS:
+        what = "missing 'type'" if kind is None else f"unknown OpenAI computer action type {_short(kind)}"
         raise ActionError(f"{what}; supported: {', '.join(OPENAI_ACTIONS)}")
-    unexpected = sorted(set(action) - {"type", *OPENAI_ARGUMENTS[kind]})
+    unexpected = sorted(map(str, set(action) - {"type", *OPENAI_ARGUMENTS[kind]}))
     if unexpected:
         allowed = ", ".join(OPENAI_ARGUMENTS[kind]) or "no arguments"
         raise ActionError(f"unexpected field(s) {', '.join(unexpected)} for {kind}; it takes {allowed}")
@@ -134,11 +154,13 @@ def _from_action(action: Any) -> list[BaseAction]:
     if kind == "drag":
         path = action.get("path")
         if not isinstance(path, list) or len(path) < 2:
-            raise ActionError(f"drag.path must list at least two points {{x, y}} (start and end), got {path!r}")
+            raise ActionError(f"drag.path must list at least two points {{x, y}} (start and end), got {_short(path)}")
+        if len(path) > MAX_DRAG_POINTS + 2:
+            raise ActionError(f"drag.path has {len(path)} points; the limit is {MAX_DRAG_POINTS + 2} (start, end and {MAX_DRAG_POINTS} between)")
         points = []
         for i, point in enumerate(path):
             if not isinstance(point, dict) or set(point) != {"x", "y"}:
-                raise ActionError(f"drag.path[{i}] must be an object {{x, y}}, got {point!r}")
+                raise ActionError(f"drag.path[{i}] must be an object {{x, y}}, got {_short(point)}")
             points.append({"x": _int(point, "x", f"drag.path[{i}]"), "y": _int(point, "y", f"drag.path[{i}]")})
         start, *middle, end = points
         return [_build("left_click_drag", start_x=start["x"], start_y=start["y"], end_x=end["x"], end_y=end["y"],

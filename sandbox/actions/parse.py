@@ -59,7 +59,14 @@ def signature(name: str) -> str:
 
 
 def _short(value: Any, limit: int = 60) -> str:
-    text = repr(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**limit:
+        return f"a number of more than {limit} digits"  # repr of a huge int is slow, or refused by Python
+    if isinstance(value, str) and len(value) > limit:
+        value = value[:limit]  # repr only what is shown
+    try:
+        text = repr(value)
+    except Exception:  # a value whose repr fails (e.g. an int with more digits than Python prints)
+        text = f"a {type(value).__name__}"
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -101,6 +108,11 @@ def parse_action(obj: Any) -> BaseAction:
             raise ActionError(
                 f"the action is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); "
                 'send one object such as {"action": "left_click", "x": 640, "y": 360}'
+            ) from None
+        except (ValueError, RecursionError):  # bad UTF-8, a number too long to read, nesting too deep
+            raise ActionError(
+                "the action could not be read as JSON (invalid UTF-8, a number with thousands of digits "
+                'or nesting too deep); send one object such as {"action": "left_click", "x": 640, "y": 360}'
             ) from None
     if not isinstance(obj, dict):
         raise ActionError(

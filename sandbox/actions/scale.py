@@ -12,6 +12,31 @@ _X_FIELDS = ("x", "start_x", "end_x", "x0", "x1")
 _Y_FIELDS = ("y", "start_y", "end_y", "y0", "y1")
 
 
+def off_screen(action: BaseAction, size: tuple[int, int]) -> str | None:
+    """A message if any coordinate of ``action`` falls outside a screen of ``size`` (width, height)."""
+    w, h = size
+    data = action.model_dump()
+    points = [(data.get(x), data.get(y), x) for x, y in zip(_X_FIELDS, _Y_FIELDS)]
+    points += [(p["x"], p["y"], "path") for p in data.get("path") or ()]
+    for x, y, name in points:
+        if x is None and y is None:
+            continue
+        edge = 1 if name == "x1" else 0  # a zoom region's far corner may touch the edge
+        if (x is not None and not 0 <= x < w + edge) or (y is not None and not 0 <= y < h + edge):
+            return f"coordinate ({x}, {y}) is outside the screen ({w}x{h} pixels): x must be 0-{w - 1} and y 0-{h - 1}"
+    return None
+
+
+def check_on_screen(actions: BaseAction | list[BaseAction], size: tuple[int, int] | None) -> None:
+    """Raise :class:`ActionError` if an action points outside a screen of ``size`` (no check without a size)."""
+    if size is None:
+        return
+    for action in actions if isinstance(actions, list) else [actions]:
+        message = off_screen(action, size)
+        if message:
+            raise ActionError(message)
+
+
 def _round(value: float) -> int:
     return int(math.floor(value + 0.5))  # half up, unlike round()'s half-to-even, so 0.5 -> 1 everywhere
 

@@ -78,3 +78,13 @@ def test_browsergym_lists_every_supported_function():
 def test_unknown_style():
     with pytest.raises(ActionError, match="unknown style"):
         describe_action_space("gemini")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("style", ["canonical", "anthropic", "openai", "browsergym"])
+def test_every_style_states_the_limits(style):
+    from sandbox.actions import LIMITS, MAX_SCROLL_AMOUNT, MAX_TYPE_CHARS
+
+    text = describe_action_space(style)
+    for bound in LIMITS.values():
+        assert bound in text
+    assert f"{MAX_TYPE_CHARS} characters" in text and f"1-{MAX_SCROLL_AMOUNT} wheel clicks" in text
