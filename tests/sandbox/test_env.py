@@ -170,7 +170,7 @@ def test_truncation_at_max_steps_grades_the_episode(make_env):  # noqa: ANN001
     from verifiers import Verdict
 
     spec = free_spec("playground", "/", "x").replace(verify=lambda ctx: Verdict(passed=False, score=0.25, reason="r"), max_steps=2)
-    env = make_env(spec=spec)
+    env = make_env(spec=spec, reward="score")
     env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step({"action": "screenshot"})
     assert not truncated and reward == 0.0
