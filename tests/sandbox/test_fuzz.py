@@ -40,11 +40,11 @@ from sandbox.observe import ObserveOptions
 from sandbox.settle import SettleBudget
 from sandbox.spec import free_spec
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("fuzz")]  # the guard below reads the fuzzer's counts
+pytestmark = pytest.mark.browser
 
 EXAMPLES = 60  # each drives ACTIONS_PER_EXAMPLE inputs, then checks the episode
 ACTIONS_PER_EXAMPLE = 20
-BUDGET = SettleBudget(action=5.0, requests=2.0, navigation=5.0)  # generous: this machine may be busy
+BUDGET = SettleBudget(action=10.0, requests=2.0, navigation=5.0)  # generous: a busy machine must not cut a goto
 STEP_LIMIT_S = BUDGET.action + BUDGET.navigation + 6.0  # the action, its settling, observing: a margin
 BTN = (100, 75)
 TEXT = (560, 212)
@@ -266,7 +266,10 @@ class Fuzzer:
         if "left" in self.env.episode.executor.buttons_down:  # held on purpose by left_mouse_down
             self.ok({"action": "left_mouse_up"})
         for _ in range(3):  # a tab opened by an earlier action (ctrl+click on a link) may take over once
-            obs, _ = self.ok({"action": "goto", "url": "/"})
+            obs, info = self.step({"action": "goto", "url": "/"})
+            if info.get("cut"):  # the machine was too busy for the budget: a cut is not a broken episode
+                continue
+            assert obs["last_action_error"] == "", "\n".join(map(str, self.recent))
             if obs["url"] == "http://playground.localhost/":
                 break
         assert obs["url"] == "http://playground.localhost/" and obs["title"] == "Playground", obs["url"]
@@ -292,20 +295,18 @@ def fuzzer(sbx_runtime):  # noqa: ANN001
           f"{f.resets} resets, slowest step {f.slowest:.2f} s")
 
 
-@FUZZ
-@given(data=st.data())
-def test_no_action_breaks_or_stalls_the_episode(fuzzer, data):  # noqa: ANN001
-    fuzzer.examples += 1
-    fuzzer.refresh_element_ids()
-    for _ in range(ACTIONS_PER_EXAMPLE):
-        dialect, payload = data.draw(inputs)
-        fuzzer.send(dialect, payload)
-    fuzzer.check_usable()
+def test_no_action_breaks_or_stalls_the_episode(fuzzer):  # noqa: ANN001
+    @FUZZ
+    @given(data=st.data())
+    def example(data: st.DataObject) -> None:
+        fuzzer.examples += 1
+        fuzzer.refresh_element_ids()
+        for _ in range(ACTIONS_PER_EXAMPLE):
+            dialect, payload = data.draw(inputs)
+            fuzzer.send(dialect, payload)
+        fuzzer.check_usable()
 
-
-def test_fuzzing_ran_thousands_of_actions(fuzzer):  # noqa: ANN001
-    """Guards the fuzz test itself: it really ran (runs after it in the same module)."""
-    if fuzzer.examples == 0:
-        pytest.skip("the fuzz test was not selected in this run")
+    example()
+    # the run itself is checked too: every example ran, and with it thousands of inputs
     assert fuzzer.examples >= EXAMPLES
     assert fuzzer.steps + fuzzer.refused_by_adapters >= EXAMPLES * ACTIONS_PER_EXAMPLE
