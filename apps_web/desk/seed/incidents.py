@@ -80,10 +80,10 @@ class Writer:
 
 def _open_share(age_days: float) -> float:
     """How likely an incident of that age is still open: a backlog that is mostly recent."""
-    for limit, share in ((1, 0.75), (3, 0.5), (14, 0.3), (45, 0.1), (90, 0.03)):
+    for limit, share in ((1, 0.8), (3, 0.6), (14, 0.4), (45, 0.15), (90, 0.05)):
         if age_days < limit:
             return share
-    return 0.01
+    return 0.015
 
 
 def caller_site(rng: random.Random) -> str:
