@@ -59,14 +59,14 @@ def mandatory(state: str) -> list[str]:
 
 def current_values(inc: Incident | None) -> dict[str, Any]:
     if inc is None:
-        return {"state": "New", "impact": 3, "urgency": 3, "contact_type": None}
+        return {**{name: None for name in FIELDS}, "state": "New", "impact": 3, "urgency": 3}
     return {name: getattr(inc, attr) for name, (attr, _label) in FIELDS.items()}
 
 
 def _text(value: Any) -> str | None:
     if value is None:
         return None
-    text = str(value).strip()
+    text = str(value).replace("\r\n", "\n").strip()  # browsers send textarea lines with CRLF
     return text or None
 
 
@@ -169,5 +169,5 @@ def apply(session: Session, inc: Incident | None, values: dict[str, Any], journa
     session.flush()
     for kind, body in journal.items():
         if body and body.strip():
-            session.add(Journal(table_name="incident", record_id=inc.id, kind=kind, author_id=user.id, created_at=now, body=body.strip()))
+            session.add(Journal(table_name="incident", record_id=inc.id, kind=kind, author_id=user.id, created_at=now, body=body.replace("\r\n", "\n").strip()))
     return inc

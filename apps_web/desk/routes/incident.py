@@ -63,7 +63,6 @@ def incident_form(request: Request, session: SessionDep, user: CurrentUser, sys_
         return redirect(request, f"/incident.do?sys_id={inc.id}")
     if sys_id == "-1":
         values = current_values(None)
-        values["caller_id"] = None
         return _page(request, session, user, None, values, {}, back=_back(request))
     inc = get_or_404(session, Incident, sys_id, "incident")
     return _page(request, session, user, inc, current_values(inc), {}, back=_back(request))
