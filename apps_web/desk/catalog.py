@@ -92,8 +92,7 @@ def _next(session: Session, column, prefix: str) -> str:
 def place_order(session: Session, item: CatalogItem, values: dict, qty: int, requested_for: User, user: User, clock: WorldClock) -> tuple[Request, RequestedItem]:
     now = clock.now
     spec = {"price": item.price, "variables": variables_of(item)}
-    unit_qty = int(values.get("quantity", 1)) if isinstance(values.get("quantity"), int) else 1
-    total = item_price(spec, values) * qty * unit_qty
+    total = item_price(spec, values) * qty
     needs = total > APPROVAL_LIMIT and requested_for.manager_id is not None
     req = Request(number=_next(session, Request.number, "REQ"), requested_for_id=requested_for.id, opened_by_id=user.id, opened_at=now,
                   state="Pending Approval" if needs else "Approved", total=total, created_at=now, updated_at=now)

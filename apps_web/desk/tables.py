@@ -178,7 +178,7 @@ TABLES: dict[str, Table] = {
             Col("approver", "Approver", "reference", column="approver_id", ref="sys_user"),
             Col("sysapproval", "Approval for", "reference", column="req_item_id", ref="sc_req_item"),
             Col("comments", "Comments"), Col("sys_created_on", "Created", "datetime", column="created_at"),
-        ), ("state", "approver", "sysapproval", "sys_created_on"), default_order="-sys_created_on", number_col="sysapproval"),
+        ), ("sysapproval", "state", "approver", "sys_created_on"), default_order="-sys_created_on", number_col="sysapproval"),
         Table("sys_user", "Users", "User", User, (
             Col("name", "Name", column="__name__"), Col("user_name", "User ID", column="username"), Col("email", "Email"),
             Col("title", "Title"), Col("department", "Department"), Col("phone", "Business phone", column="phone"),

@@ -40,7 +40,7 @@ ITEMS = [
       _var("docking_station", "Docking station", "checkbox"),
       _var("justification", "Business justification", "text", True)]),
     ("Monitor", "Hardware", 320.0, "Hardware", "An extra or replacement monitor.", "Includes a cable for your laptop's ports.",
-     [_choice("size", "Size", [("24 inch", 0), ("27 inch", 120), ("34 inch ultrawide", 380)]), _var("quantity", "Quantity", "number", True)]),
+     [_choice("size", "Size", [("24 inch", 0), ("27 inch", 120), ("34 inch ultrawide", 380)])]),
     ("Headset", "Peripherals", 140.0, "Service Desk", "A noise-cancelling headset for calls.", "Certified for Teams and Zoom.",
      [_choice("connection", "Connection", [("USB-A", 0), ("USB-C", 0), ("Bluetooth", 60)])]),
     ("Mobile Phone", "Mobile", 900.0, "Hardware", "A company phone with a data plan.", "For roles that travel. Includes mail and MFA set-up.",
@@ -59,7 +59,7 @@ ITEMS = [
     ("Shared Mailbox", "Messaging", 0.0, "Messaging", "A new shared mailbox for a team.", "A shared address with access for the people you name.",
      [_var("mailbox_name", "Mailbox name", "text", True), _var("members", "Members (names, one per line)", "textarea", True)]),
     ("Printer Toner", "Peripherals", 95.0, "Service Desk", "Toner for an office printer.", "Delivered to the printer's floor.",
-     [_choice("color", "Colour", [("Black", 0), ("Cyan", 20), ("Magenta", 20), ("Yellow", 20)]), _var("quantity", "Quantity", "number", True)]),
+     [_choice("color", "Colour", [("Black", 0), ("Cyan", 20), ("Magenta", 20), ("Yellow", 20)])]),
 ]
 
 
@@ -107,7 +107,7 @@ def seed_catalog(ctx: SeedContext, staff: Staff) -> None:
                 values[var["name"]] = rng.choice([
                     "Current laptop is out of warranty.", "Starting on the Atlas project next month.", "Replacement for a broken device.",
                     "Need it for customer demos.", "Joining the team that uses it daily.", "Manager asked me to take over reporting."])
-        qty = int(values.get("quantity", 1))
+        qty = rng.choice([1, 1, 1, 2]) if item["name"] in ("Monitor", "Printer Toner") else 1
         total = item_price(spec, values) * qty
         age = (now - opened).days
         needs = total > APPROVAL_LIMIT
