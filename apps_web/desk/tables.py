@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import ColumnElement, literal_column, select
+from sqlalchemy import literal_column
 from sqlmodel import SQLModel
 
 from ..identity.models import User
@@ -197,9 +197,3 @@ def attr(table: Table, col: Col):
     if col.attr == "__name__":
         return USER_NAME
     return getattr(table.model, col.attr)
-
-
-def display_subquery(ref_key: str, condition: ColumnElement) -> Any:
-    """Ids of the referenced table's rows whose display value meets ``condition`` (built on it)."""
-    ref = REFS[ref_key]
-    return select(ref.model.id).where(condition)

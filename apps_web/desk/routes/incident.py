@@ -14,6 +14,7 @@ from ...ui import redirect, render
 from .. import choices as C
 from ..common import display, get_or_404
 from ..models import Incident, Journal
+from ..tables import REFS
 from ..validation import FIELDS, JOURNAL_FIELDS, apply, current_values, mandatory, validate
 
 router = APIRouter()
@@ -44,7 +45,7 @@ def _page(request, session, user, inc: Incident | None, values: dict, errors: di
         C=C, rules_json=json.dumps(rules), subcats_json=json.dumps(C.CATEGORIES), priorities_json=json.dumps({str(k): v for k, v in C.PRIORITY.items()}),
         mandatory_now=mandatory(state), activity=_activity(session, inc), read_only=inc is not None and inc.state in C.READ_ONLY_STATES,
         priority_label=C.PRIORITY.get(C.priority_of(values.get("impact") or 3, values.get("urgency") or 3), ""), back=back,
-        customer_lookup="customer_account" in __import__("apps_web.desk.tables", fromlist=["REFS"]).REFS,
+        customer_lookup="customer_account" in REFS,
     )
 
 
