@@ -63,16 +63,19 @@ class Writer:
         # Draw every part once, so the short description and the body tell the same story.
         return {k: (v(r) if callable(v) else v) for k, v in vals.items()}
 
-    def describe(self, sub: str, vals: dict, account: str | None) -> tuple[str, str]:
+    def describe(self, category: str, sub: str, vals: dict, account: str | None) -> tuple[str, str]:
         r = self.rng
         short_t, symptom_t = r.choice(V.ISSUES[sub])
         short = fill(r, short_t, vals)
-        parts = [r.choice(V.OPENINGS), fill(r, symptom_t, vals), fill(r, r.choice(V.WHEN), vals), r.choice(V.TRIED)]
+        opening = r.choice(V.OPENINGS)
+        parts = [fill(r, symptom_t, vals), fill(r, r.choice(V.WHEN), vals), r.choice(V.TRIED + V.TRIED_BY[category])]
         if account:
             parts.append(fill(r, r.choice(V.CUSTOMER), vals))
         parts.append(fill(r, r.choice(V.IMPACT), vals))
         sign = r.choice(V.SIGNOFFS)
         body = " ".join(p for p in parts if p)
+        if opening:
+            body = f"{opening}\n\n{body}"
         if sign:
             body += f"\n\n{sign},\n{vals['caller_first']}"
         return short[:160], body
@@ -114,7 +117,7 @@ def seed_incidents(ctx: SeedContext, staff: Staff, cis: CIs) -> None:
         if accounts and (sub in ("Internal Application", "Business Application") or (ci and ci["description"].startswith("Customer"))) and rng.random() < 0.45:
             account = rng.choice(accounts)
         vals = writer.values({"opened_at": opened}, ci, caller, account[1] if account else None)
-        short, description = writer.describe(sub, vals, account[1] if account else None)
+        short, description = writer.describe(category, sub, vals, account[1] if account else None)
         group_name = protocol_group(category, sub) if rng.random() < 0.92 else rng.choice(list(staff.groups))
         group_id = staff.groups[group_name]
         age = (now - opened).total_seconds() / 86400
@@ -185,7 +188,7 @@ def seed_incidents(ctx: SeedContext, staff: Staff, cis: CIs) -> None:
 def _ci_for(rng: random.Random, cis: CIs, category: str, sub: str, caller_id: int) -> dict | None:
     if sub == "Printer":
         return cis.pick(rng, "Printer")
-    if category == "Hardware" or sub == "Operating System":
+    if category == "Hardware" or sub in ("Operating System", "Antivirus"):
         return cis.laptop_of.get(caller_id) or cis.pick(rng, "Computer")
     if category == "Database":
         return rng.choice(cis.databases.get(sub) or cis.by_class.get("Database", [None]))

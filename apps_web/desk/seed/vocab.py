@@ -140,10 +140,17 @@ WHEN = [
     "Colleagues near me have the same problem.", "Only me as far as I know.",
 ]
 TRIED = [
-    "I already restarted twice.", "Restarted and logged off/on, no change.", "Tried another browser, same result.",
-    "I cleared the cache as the KB article suggested.", "Tried from home and from the office.",
-    "Unplugged and re-plugged everything.", "I haven't tried anything yet.", "Tried the self-service fix, it didn't help.",
+    "I already restarted twice.", "Restarted and logged off/on, no change.", "I haven't tried anything yet.",
+    "Tried the self-service fix, it didn't help.", "I followed the KB article but it didn't help.",
 ]
+# What callers say they tried, by category (on top of the generic TRIED).
+TRIED_BY: dict[str, list[str]] = {
+    "Inquiry / Help": ["Tried the self-service password page first.", "Signed out of every session and back in.", "Tried in a private browser window, same thing."],
+    "Software": ["Tried another browser, same result.", "Reinstalled it from Software Center, no change.", "Cleared the app cache and restarted it."],
+    "Hardware": ["Unplugged and re-plugged everything.", "Tried another port and another cable.", "Ran the built-in diagnostics; it says nothing is wrong."],
+    "Network": ["Switched between Wi-Fi and cable, same on both.", "Rebooted my router at home.", "Colleagues on the same floor see it too."],
+    "Database": ["The application team restarted their service, no change.", "Checked the job logs: it fails at the same step every time.", "Reran the job manually and it failed again."],
+}
 IMPACT = [
     "I have a customer call at {time} and need this working.", "This blocks my month-end work.",
     "Not urgent, I can work around it for now.", "Whole team is affected.",
