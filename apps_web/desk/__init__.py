@@ -41,5 +41,5 @@ APP = AppSpec(
     home_path="/",
     data_files=("models.py", "seed", "choices.py"),
     templates_setup=_templates_setup,
-    volatile=("desk_incident.updated_at",),
+    volatile=("*.updated_at",),  # bookkeeping, like the CRM's
 )
