@@ -28,6 +28,11 @@
     });
     $("[data-nav-empty]").hidden = any;
   });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Enter" || !ev.target.closest("[data-nav-filter]")) return;
+    const first = $$("[data-nav-module]").find((li) => !li.hidden && !li.closest("[data-nav-app]").hidden);
+    if (first) { ev.preventDefault(); $("a", first).click(); }  // Enter opens the first module shown
+  });
   document.addEventListener("click", (ev) => {
     const all = ev.target.closest(".all-btn");
     if (all && all.getAttribute("aria-expanded") === "true") { const f = $("[data-nav-filter]"); if (f) f.focus(); }
