@@ -1,8 +1,9 @@
-"""Capture the CRM's key pages into docs/img/ exactly as an agent sees them (seed 0, frozen clock).
+"""Capture the apps' key pages into docs/img/ exactly as an agent sees them (seed 0, frozen clock).
 
     .venv/bin/python scripts/screenshots.py [--out docs/img]
 
-Each page is opened in a fresh episode (its own world fork, signed in as a sales rep) through the
+Each page is opened in a fresh episode (its own world fork, signed in as a sales rep for the CRM and
+a Service Desk analyst for the desk) through the
 environment, so the images are the agent's view: 1280x800, bundled fonts, no animations. Pages that
 need a click first (a dialog) use the canonical action model, like an agent would.
 """
@@ -31,6 +32,17 @@ def _ids(store: WorldStore) -> dict[str, object]:
             "group by a.id order by count(*) desc limit 1").fetchone()[0]
         lead = conn.execute("select id from crm_lead where status = 'Working - Contacted' order by id limit 1").fetchone()[0]
     return {"opp": opp, "owner": owner, "account": account, "lead": lead}
+
+
+def _desk_ids(store: WorldStore) -> dict[str, object]:
+    with closing(sqlite3.connect(f"file:{store.template(0)}?mode=ro", uri=True)) as conn:
+        agent = conn.execute(
+            "select u.username from identity_user u join desk_group_member m on m.user_id = u.id join desk_group g on g.id = m.group_id "
+            "where g.name = 'Service Desk' and u.title = 'Service Desk Analyst' order by u.id limit 1").fetchone()[0]
+        incident = conn.execute(
+            "select i.id from desk_incident i where i.state = 'In Progress' and exists "
+            "(select 1 from desk_journal j where j.record_id = i.id and j.table_name = 'incident') order by i.id desc limit 1").fetchone()[0]
+    return {"agent": agent, "incident": incident}
 
 
 async def _shoot(env: AsyncSandboxEnv, path: str, out: Path, clicks: tuple[str, ...] = ()) -> None:
@@ -62,6 +74,20 @@ async def main(out_dir: Path) -> None:
     env = AsyncSandboxEnv(free_spec("crm", "/", persona=str(ids["owner"])), runtime_options={"store": store})
     try:
         for name, path, clicks in shots:
+            await _shoot(env, path, out_dir / f"{name}.png", clicks)
+    finally:
+        await env.close()
+    desk = _desk_ids(store)
+    desk_shots = [
+        ("desk-home", "/", ("All",)),
+        ("desk-incident-list", "/incident_list.do?sysparm_query=category=Network^state=In Progress^ORstate=On Hold", ("Show / hide filter",)),
+        ("desk-incident-form", f"/incident.do?sys_id={desk['incident']}", ()),
+        ("desk-kb-article", "/kb_view.do?sysparm_article=KB0010001", ()),
+        ("desk-catalog-item", "/sc_cat_item.do?sys_id=1", ()),
+    ]
+    env = AsyncSandboxEnv(free_spec("desk", "/", persona=str(desk["agent"])), runtime_options={"store": store})
+    try:
+        for name, path, clicks in desk_shots:
             await _shoot(env, path, out_dir / f"{name}.png", clicks)
     finally:
         await env.close()

@@ -20,8 +20,9 @@ SEEDS = (0, 1, 2)
 def test_every_shipped_file_loads(registry: TaskRegistry) -> None:
     assert registry.errors == []
     ids = registry.ids()
-    assert ids and all(i.startswith("crm.") for i in ids)
-    assert registry.env_ids()[0].startswith("sandbox/crm.")
+    assert ids and all(i == f"{registry.task(i).template.app}.{registry.task(i).id}" for i in ids)
+    assert {i.split(".", 1)[0] for i in ids} >= {"crm", "desk"}
+    assert registry.env_ids()[0] == "sandbox/" + ids[0]
 
 
 def test_ids_in_every_form_resolve(registry: TaskRegistry) -> None:

@@ -1,0 +1,168 @@
+"""Service desk tables (prefixed ``desk_``). People are the identity's users; the customer account
+of an incident is a CRM account id (a plain cross-app reference).
+
+Datetimes are naive wall-clock times of the world clock, like the CRM's.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from pydantic import NaiveDatetime
+from sqlmodel import Field, SQLModel
+
+USER_FK = "identity_user.id"
+
+
+class Stamps(SQLModel):
+    created_at: NaiveDatetime | None = None
+    updated_at: NaiveDatetime | None = None  # bookkeeping: verifiers ignore it
+
+
+class Group(Stamps, table=True):
+    """An assignment group (sys_user_group)."""
+
+    __tablename__ = "desk_group"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True, unique=True, max_length=80)
+    description: str = ""
+    manager_id: int | None = Field(default=None, foreign_key=USER_FK)
+    email: str = Field(default="", max_length=254)
+
+
+class GroupMember(SQLModel, table=True):
+    __tablename__ = "desk_group_member"
+    id: int | None = Field(default=None, primary_key=True)
+    group_id: int = Field(foreign_key="desk_group.id", index=True)
+    user_id: int = Field(foreign_key=USER_FK, index=True)
+
+
+class ConfigItem(Stamps, table=True):
+    """A configuration item (cmdb_ci): servers, applications, computers, databases, network gear."""
+
+    __tablename__ = "desk_ci"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True, max_length=120)
+    ci_class: str = Field(max_length=40, index=True)
+    operational_status: str = Field(default="Operational", max_length=40)
+    environment: str | None = Field(default=None, max_length=20)
+    asset_tag: str | None = Field(default=None, max_length=40)
+    serial_number: str | None = Field(default=None, max_length=60)
+    manufacturer: str | None = Field(default=None, max_length=80)
+    model: str | None = Field(default=None, max_length=120)
+    os: str | None = Field(default=None, max_length=80)
+    ip_address: str | None = Field(default=None, max_length=45)
+    location: str | None = Field(default=None, max_length=80)
+    assigned_to_id: int | None = Field(default=None, foreign_key=USER_FK)
+    support_group_id: int | None = Field(default=None, foreign_key="desk_group.id")
+    install_date: date | None = None
+    warranty_expiration: date | None = None
+    description: str = ""
+
+
+class Incident(Stamps, table=True):
+    __tablename__ = "desk_incident"
+    id: int | None = Field(default=None, primary_key=True)
+    number: str = Field(index=True, unique=True, max_length=20)
+    caller_id: int | None = Field(default=None, foreign_key=USER_FK, index=True)
+    opened_by_id: int | None = Field(default=None, foreign_key=USER_FK)
+    opened_at: NaiveDatetime | None = None
+    category: str | None = Field(default=None, max_length=40)
+    subcategory: str | None = Field(default=None, max_length=40)
+    ci_id: int | None = Field(default=None, foreign_key="desk_ci.id")
+    channel: str | None = Field(default=None, max_length=20)
+    state: str = Field(default="New", max_length=20, index=True)
+    on_hold_reason: str | None = Field(default=None, max_length=40)
+    impact: int = 3
+    urgency: int = 3
+    priority: int = 5
+    assignment_group_id: int | None = Field(default=None, foreign_key="desk_group.id", index=True)
+    assigned_to_id: int | None = Field(default=None, foreign_key=USER_FK, index=True)
+    account_id: int | None = Field(default=None, foreign_key="crm_account.id")  # the customer affected
+    short_description: str = Field(default="", max_length=160)
+    description: str = ""
+    close_code: str | None = Field(default=None, max_length=40)
+    close_notes: str | None = None
+    resolved_at: NaiveDatetime | None = None
+    resolved_by_id: int | None = Field(default=None, foreign_key=USER_FK)
+    closed_at: NaiveDatetime | None = None
+
+
+class Journal(SQLModel, table=True):
+    """Work notes (internal) and additional comments (seen by the caller) of a record."""
+
+    __tablename__ = "desk_journal"
+    id: int | None = Field(default=None, primary_key=True)
+    table_name: str = Field(max_length=40)  # incident | sc_req_item
+    record_id: int = Field(index=True)
+    kind: str = Field(max_length=20)  # work_notes | comments
+    author_id: int | None = Field(default=None, foreign_key=USER_FK)
+    created_at: NaiveDatetime | None = None
+    body: str = ""
+
+
+class KnowledgeArticle(Stamps, table=True):
+    __tablename__ = "desk_kb_article"
+    id: int | None = Field(default=None, primary_key=True)
+    number: str = Field(index=True, unique=True, max_length=20)
+    knowledge_base: str = Field(max_length=40)
+    category: str = Field(max_length=60)
+    title: str = Field(max_length=200)
+    body: str = ""  # HTML made by the generator from escaped parts (articles are not editable)
+    author_id: int | None = Field(default=None, foreign_key=USER_FK)
+    workflow_state: str = Field(default="Published", max_length=20)
+    published_on: date | None = None
+    view_count: int = 0
+
+
+class CatalogItem(Stamps, table=True):
+    __tablename__ = "desk_catalog_item"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=120)
+    category: str = Field(max_length=60)
+    short_description: str = Field(default="", max_length=200)
+    description: str = ""
+    price: float = 0
+    needs_approval: bool = True
+    fulfillment_group_id: int | None = Field(default=None, foreign_key="desk_group.id")
+    variables: str = "[]"  # JSON list of {name, label, type, choices, mandatory, default}
+    active: bool = True
+
+
+class Request(Stamps, table=True):
+    __tablename__ = "desk_request"
+    id: int | None = Field(default=None, primary_key=True)
+    number: str = Field(index=True, unique=True, max_length=20)
+    requested_for_id: int | None = Field(default=None, foreign_key=USER_FK, index=True)
+    opened_by_id: int | None = Field(default=None, foreign_key=USER_FK)
+    opened_at: NaiveDatetime | None = None
+    state: str = Field(default="Pending Approval", max_length=30)
+    total: float = 0
+
+
+class RequestedItem(Stamps, table=True):
+    __tablename__ = "desk_req_item"
+    id: int | None = Field(default=None, primary_key=True)
+    number: str = Field(index=True, unique=True, max_length=20)
+    request_id: int = Field(foreign_key="desk_request.id", index=True)
+    item_id: int = Field(foreign_key="desk_catalog_item.id")
+    requested_for_id: int | None = Field(default=None, foreign_key=USER_FK)
+    quantity: int = 1
+    variables: str = "{}"  # JSON object: variable name -> value
+    price: float = 0
+    stage: str = Field(default="Waiting for Approval", max_length=30)
+    state: str = Field(default="Open", max_length=30)
+    approval: str = Field(default="requested", max_length=20)
+    assignment_group_id: int | None = Field(default=None, foreign_key="desk_group.id")
+    assigned_to_id: int | None = Field(default=None, foreign_key=USER_FK)
+
+
+class Approval(Stamps, table=True):
+    """An approval (sysapproval_approver) of a requested item."""
+
+    __tablename__ = "desk_approval"
+    id: int | None = Field(default=None, primary_key=True)
+    approver_id: int = Field(foreign_key=USER_FK, index=True)
+    req_item_id: int = Field(foreign_key="desk_req_item.id", index=True)
+    state: str = Field(default="requested", max_length=20)
+    comments: str = ""

@@ -1,0 +1,55 @@
+"""The application navigator ("All" menu): modules grouped by application, as in ServiceNow."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+ME = "javascript:gs.getUserID()"
+
+
+def _list(table: str, query: str = "") -> str:
+    return f"/{table}_list.do" + (f"?sysparm_query={quote(query, safe='=^')}" if query else "")
+
+
+NAVIGATOR: list[tuple[str, list[tuple[str, str]]]] = [
+    ("Self-Service", [
+        ("Homepage", "/"),
+        ("Service Catalog", "/catalog"),
+        ("Knowledge", "/kb"),
+        ("My Requests", _list("sc_req_item", f"requested_for={ME}")),
+        ("My Approvals", _list("sysapproval_approver", f"approver={ME}^state=requested")),
+    ]),
+    ("Incident", [
+        ("Create New", "/incident.do?sys_id=-1"),
+        ("Assigned to me", _list("incident", f"assigned_to={ME}^stateINNew,In Progress,On Hold")),
+        ("Open", _list("incident", "state!=Resolved^state!=Closed^state!=Canceled")),
+        ("Open - Unassigned", _list("incident", "state!=Resolved^state!=Closed^state!=Canceled^assigned_toISEMPTY")),
+        ("Resolved", _list("incident", "state=Resolved")),
+        ("All", _list("incident")),
+    ]),
+    ("Service Catalog", [
+        ("Catalog", "/catalog"),
+        ("Requests", _list("sc_request")),
+        ("Requested Items", _list("sc_req_item")),
+    ]),
+    ("Approvals", [
+        ("My Approvals", _list("sysapproval_approver", f"approver={ME}^state=requested")),
+        ("All Approvals", _list("sysapproval_approver")),
+    ]),
+    ("Knowledge", [
+        ("Home", "/kb"),
+        ("All Articles", _list("kb_knowledge")),
+        ("Company Protocols", _list("kb_knowledge", "kb_knowledge_base=Company Protocols")),
+    ]),
+    ("Configuration", [
+        ("Servers", _list("cmdb_ci", "sys_class_name=Server")),
+        ("Computers", _list("cmdb_ci", "sys_class_name=Computer")),
+        ("Applications", _list("cmdb_ci", "sys_class_name=Application")),
+        ("Databases", _list("cmdb_ci", "sys_class_name=Database")),
+        ("All CIs", _list("cmdb_ci")),
+    ]),
+    ("User Administration", [
+        ("Users", _list("sys_user")),
+        ("Groups", _list("sys_user_group")),
+    ]),
+]

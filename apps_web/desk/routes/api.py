@@ -1,0 +1,182 @@
+"""The desk's JSON API, shaped like ServiceNow's Table API: ``/api/now/table/<table>`` (list with
+``sysparm_query``, ``sysparm_limit``, ``sysparm_offset``; get; create and update for incidents and
+approvals), ``/api/sn_sc/servicecatalog/items/<id>/order_now``, and the type-ahead lookups the forms
+call (``/api/desk/lookup/<table>?q=``). Writes go through the forms' own validation.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from fastapi import APIRouter, Body, HTTPException
+from fastapi.responses import JSONResponse
+from sqlalchemy import case, func, select
+
+from ...deps import ClockDep, CurrentUser, SessionDep
+from ...identity.models import User
+from ..catalog import decide, place_order, validate_order
+from ..common import get_or_404, reference_maps
+from ..models import Approval, CatalogItem, GroupMember, Incident
+from ..query import QueryError, order_by, parse, where
+from ..tables import REFS, TABLES, Table
+from ..validation import FIELDS, JOURNAL_FIELDS, apply, validate
+
+router = APIRouter(prefix="/api", tags=["desk"])
+WRITABLE = {"incident", "sysapproval_approver"}
+MAX_LIMIT = 1000
+
+
+def _table(key: str) -> Table:
+    table = TABLES.get(key)
+    if table is None:
+        raise HTTPException(status_code=404, detail=f"Invalid table {key}: use one of {', '.join(TABLES)}.")
+    return table
+
+
+def _json(v: Any) -> Any:
+    return v.isoformat(sep=" ") if isinstance(v, datetime) else v.isoformat() if isinstance(v, date) else v
+
+
+def serialize(session, table: Table, rows: list) -> list[dict]:
+    refs = reference_maps(session, table, rows, [c.name for c in table.cols])
+    out = []
+    for r in rows:
+        rec: dict[str, Any] = {"sys_id": r.id}
+        for c in table.cols:
+            v = getattr(r, c.attr) if c.attr != "__name__" else r.name
+            rec[c.name] = {"value": v, "display_value": refs[c.name].get(v, "")} if c.type == "reference" and v is not None else _json(v)
+        out.append(rec)
+    return out
+
+
+def _invalid(label: str, errors: dict[str, str]) -> JSONResponse:
+    fields = ", ".join(k for k in errors if k != "__all__")
+    detail = errors.get("__all__") or f"The {label} wasn't saved: check {fields}."
+    return JSONResponse({"error": {"message": detail, "detail": errors}}, status_code=422)
+
+
+@router.get("/now/table/{table_key}")
+def table_list(table_key: str, session: SessionDep, user: CurrentUser, sysparm_query: str = "", sysparm_limit: int = 100, sysparm_offset: int = 0):
+    table = _table(table_key)
+    try:
+        q = parse(table, sysparm_query)
+        cond = where(table, q, user.id)
+    except QueryError as exc:
+        return JSONResponse({"error": {"message": str(exc), "detail": {"sysparm_query": str(exc)}}}, status_code=400)
+    limit = max(1, min(sysparm_limit, MAX_LIMIT))
+    total = session.execute(select(func.count()).select_from(table.model).where(cond)).scalar_one()
+    rows = session.execute(select(table.model).where(cond).order_by(*order_by(table, q)).offset(max(0, sysparm_offset)).limit(limit)).scalars().all()
+    return JSONResponse({"result": serialize(session, table, rows)}, headers={"X-Total-Count": str(total)})
+
+
+@router.get("/now/table/{table_key}/{sys_id}")
+def table_get(table_key: str, sys_id: str, session: SessionDep, user: CurrentUser):
+    table = _table(table_key)
+    rec = get_or_404(session, table.model, sys_id, table.singular)
+    return {"result": serialize(session, table, [rec])[0]}
+
+
+def _incident_payload(payload: Any) -> tuple[dict | None, dict | None, JSONResponse | None]:
+    if not isinstance(payload, dict):
+        return None, None, JSONResponse({"error": {"message": "Send a JSON object of field values."}}, status_code=400)
+    unknown = [k for k in payload if k not in FIELDS and k not in JOURNAL_FIELDS]
+    if unknown:
+        allowed = ", ".join(list(FIELDS) + list(JOURNAL_FIELDS))
+        return None, None, JSONResponse({"error": {"message": f"Unknown or read-only fields: {', '.join(unknown)} (writable: {allowed}).",
+                                                   "detail": {k: "Unknown or read-only field." for k in unknown}}}, status_code=422)
+    data = {k: v for k, v in payload.items() if k in FIELDS}
+    journal = {k: str(payload.get(k) or "") for k in JOURNAL_FIELDS}
+    return data, journal, None
+
+
+@router.post("/now/table/{table_key}", status_code=201)
+def table_create(table_key: str, session: SessionDep, user: CurrentUser, clock: ClockDep, payload: Any = Body(...)):
+    table = _table(table_key)
+    if table_key != "incident":
+        raise HTTPException(status_code=405, detail=f"Records of {table.label.lower()} cannot be created through the API." + (
+            " Order catalog items with POST /api/sn_sc/servicecatalog/items/<id>/order_now." if table_key in ("sc_request", "sc_req_item") else ""))
+    data, journal, bad = _incident_payload(payload)
+    if bad:
+        return bad
+    values, errors = validate(session, data, None)
+    if errors:
+        return _invalid("incident", errors)
+    inc = apply(session, None, values, journal, user, clock)
+    session.commit()
+    return JSONResponse({"result": serialize(session, table, [inc])[0]}, status_code=201)
+
+
+@router.patch("/now/table/{table_key}/{sys_id}")
+@router.put("/now/table/{table_key}/{sys_id}")
+def table_update(table_key: str, sys_id: str, session: SessionDep, user: CurrentUser, clock: ClockDep, payload: Any = Body(...)):
+    table = _table(table_key)
+    if table_key not in WRITABLE:
+        raise HTTPException(status_code=405, detail=f"Records of {table.label.lower()} are read-only through the API.")
+    if table_key == "sysapproval_approver":
+        approval = get_or_404(session, Approval, sys_id, "approval")
+        if approval.approver_id != user.id:
+            raise HTTPException(status_code=403, detail="Only the approver can approve or reject this request.")
+        if not isinstance(payload, dict) or set(payload) - {"state", "comments"}:
+            return JSONResponse({"error": {"message": "Send {\"state\": \"approved\"|\"rejected\", \"comments\": \"...\"}."}}, status_code=422)
+        errors = decide(session, approval, str(payload.get("state", "")), str(payload.get("comments") or ""), clock)
+        if errors:
+            return _invalid("approval", errors)
+        session.commit()
+        return {"result": serialize(session, table, [approval])[0]}
+    inc = get_or_404(session, Incident, sys_id, "incident")
+    data, journal, bad = _incident_payload(payload)
+    if bad:
+        return bad
+    values, errors = validate(session, data, inc)
+    if errors:
+        return _invalid("incident", errors)
+    inc = apply(session, inc, {k: values[k] for k in FIELDS}, journal, user, clock)
+    session.commit()
+    return {"result": serialize(session, table, [inc])[0]}
+
+
+@router.delete("/now/table/{table_key}/{sys_id}")
+def table_delete(table_key: str, sys_id: str, user: CurrentUser):
+    _table(table_key)
+    raise HTTPException(status_code=405, detail="Deleting records is not allowed: cancel an incident by setting its state to Canceled.")
+
+
+@router.post("/sn_sc/servicecatalog/items/{item_id}/order_now")
+def order_now(item_id: str, session: SessionDep, user: CurrentUser, clock: ClockDep, payload: Any = Body(default={})):
+    item = get_or_404(session, CatalogItem, item_id, "catalog item")
+    if not isinstance(payload, dict):
+        return JSONResponse({"error": {"message": "Send a JSON object: {\"sysparm_quantity\": 1, \"variables\": {...}}."}}, status_code=400)
+    variables = payload.get("variables") or {}
+    values, qty, who, errors = validate_order(session, item, variables, payload.get("sysparm_quantity", 1), payload.get("requested_for", user.id))
+    if errors:
+        return _invalid("order", errors)
+    req, ritm = place_order(session, item, values, qty, who, user, clock)
+    session.commit()
+    return {"result": {"sys_id": req.id, "number": req.number, "request_number": req.number, "request_id": req.id, "ritm_number": ritm.number, "ritm_id": ritm.id}}
+
+
+@router.get("/desk/lookup/{ref_key}")
+def lookup(ref_key: str, session: SessionDep, user: CurrentUser, q: str = "", group: int | None = None):
+    ref = REFS.get(ref_key)
+    if ref is None:
+        raise HTTPException(status_code=404, detail=f"Nothing to look up in {ref_key}.")
+    text = q.strip().lower()
+    disp = ref.display
+    stmt = select(ref.model.id, disp)
+    if text:
+        stmt = stmt.where(func.lower(disp).contains(text, autoescape=True))
+    if ref_key == "sys_user":
+        stmt = stmt.where(User.active.is_(True))
+        if group is not None:
+            stmt = stmt.where(User.id.in_(select(GroupMember.user_id).where(GroupMember.group_id == group)))
+    stmt = stmt.order_by(case((func.lower(disp).startswith(text, autoescape=True), 0), else_=1), disp).limit(10)
+    rows = session.execute(stmt).all()
+    sub: dict[int, str] = {}
+    if ref_key == "sys_user" and rows:
+        sub = {i: f"{t} · {e}" for i, t, e in session.execute(select(User.id, User.title, User.email).where(User.id.in_([r[0] for r in rows]))).all()}
+    elif ref_key == "cmdb_ci" and rows:
+        from ..models import ConfigItem
+
+        sub = {i: c for i, c in session.execute(select(ConfigItem.id, ConfigItem.ci_class).where(ConfigItem.id.in_([r[0] for r in rows]))).all()}
+    return [{"id": i, "label": str(d), "sublabel": sub.get(i, "")} for i, d in rows]

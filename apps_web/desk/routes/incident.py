@@ -1,0 +1,97 @@
+"""The incident form: ``/incident.do?sys_id=<id>`` (``sys_id=-1`` for a new one) and its UI actions
+(Submit, Save, Update, Resolve, Assign to me)."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlparse
+
+from fastapi import APIRouter, Request
+from sqlmodel import select
+
+from ...deps import ClockDep, CurrentUser, SessionDep
+from ...ui import redirect, render
+from .. import choices as C
+from ..common import display, get_or_404
+from ..models import Incident, Journal
+from ..tables import REFS
+from ..validation import FIELDS, JOURNAL_FIELDS, apply, current_values, mandatory, validate
+
+router = APIRouter()
+REF_TABLES = {"caller_id": "sys_user", "cmdb_ci": "cmdb_ci", "assignment_group": "sys_user_group", "assigned_to": "sys_user", "company": "customer_account"}
+
+
+def _labels(session, values: dict) -> dict[str, str]:
+    return {name: display(session, ref, values.get(name)) if values.get(name) not in (None, "") and str(values.get(name)).isdigit() else ""
+            for name, ref in REF_TABLES.items()}
+
+
+def _activity(session, inc: Incident | None) -> list[dict]:
+    if inc is None or inc.id is None:
+        return []
+    from ...identity.models import User
+
+    rows = session.exec(select(Journal).where(Journal.table_name == "incident", Journal.record_id == inc.id).order_by(Journal.created_at.desc(), Journal.id.desc())).all()
+    people = {u.id: u for u in session.exec(select(User).where(User.id.in_({r.author_id for r in rows}))).all()} if rows else {}
+    return [{"kind": r.kind, "label": JOURNAL_FIELDS[r.kind], "author": people[r.author_id].name if r.author_id in people else "System",
+             "when": r.created_at, "body": r.body} for r in rows]
+
+
+def _page(request, session, user, inc: Incident | None, values: dict, errors: dict, journal: dict | None = None, back: str = ""):
+    state = values.get("state") or "New"
+    rules = {s: mandatory(s) for s in C.INCIDENT_STATES}
+    return render(
+        request, "desk/incident.html", inc=inc, v=values, labels=_labels(session, values), errors=errors, journal=journal or {},
+        C=C, rules_json=json.dumps(rules), subcats_json=json.dumps(C.CATEGORIES), priorities_json=json.dumps({str(k): v for k, v in C.PRIORITY.items()}),
+        mandatory_now=mandatory(state), activity=_activity(session, inc), read_only=inc is not None and inc.state in C.READ_ONLY_STATES,
+        priority_label=C.PRIORITY.get(C.priority_of(values.get("impact") or 3, values.get("urgency") or 3), ""), back=back,
+        customer_lookup="customer_account" in REFS,
+    )
+
+
+def _back(request: Request, fallback: str = "/incident_list.do") -> str:
+    ref = request.headers.get("referer", "")
+    path = urlparse(ref)
+    return (path.path + ("?" + path.query if path.query else "")) if path.path.endswith("_list.do") else fallback
+
+
+@router.get("/incident.do")
+def incident_form(request: Request, session: SessionDep, user: CurrentUser, sys_id: str = "-1", sysparm_query: str = ""):
+    if sys_id == "-1" and sysparm_query.startswith("number="):  # incident.do?sysparm_query=number=INC0010001
+        inc = session.exec(select(Incident).where(Incident.number == sysparm_query[7:])).first()
+        if inc is None:
+            get_or_404(session, Incident, None, "incident")
+        return redirect(request, f"/incident.do?sys_id={inc.id}")
+    if sys_id == "-1":
+        values = current_values(None)
+        return _page(request, session, user, None, values, {}, back=_back(request))
+    inc = get_or_404(session, Incident, sys_id, "incident")
+    return _page(request, session, user, inc, current_values(inc), {}, back=_back(request))
+
+
+@router.post("/incident.do")
+async def incident_save(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep):
+    form = await request.form()
+    sys_id = str(form.get("sys_id", "-1"))
+    inc = None if sys_id == "-1" else get_or_404(session, Incident, sys_id, "incident")
+    action = str(form.get("sysverb", "save"))
+    data = {name: form.get(name) for name in FIELDS if name in form}
+    journal = {k: str(form.get(k, "")) for k in JOURNAL_FIELDS}
+    if action == "resolve":
+        data["state"] = "Resolved"
+    elif action == "assign_to_me":
+        data["assigned_to"] = user.id
+    back = str(form.get("sysparm_goto", "")) or "/incident_list.do"
+    if inc is not None and inc.state in C.READ_ONLY_STATES and not data and any(journal.values()):
+        errors = {"__all__": f"This incident is {inc.state.lower()} and can no longer be changed."}
+        return _page(request, session, user, inc, current_values(inc), errors, journal, back)
+    values, errors = validate(session, data, inc)
+    if errors:
+        return _page(request, session, user, inc, values, errors, journal, back)
+    new = inc is None
+    inc = apply(session, inc, values, journal, user, clock)
+    session.commit()
+    verb = "created" if new else ("resolved" if action == "resolve" else "updated")
+    if action in ("update", "insert") and back.startswith("/") and back.endswith(("_list.do",)) or action in ("update", "insert") and "_list.do?" in back:
+        return redirect(request, back, toast=f"Incident {inc.number} {verb}.", link=f"/incident.do?sys_id={inc.id}", link_text=inc.number)
+    return redirect(request, f"/incident.do?sys_id={inc.id}", toast=f"Incident {inc.number} {verb}.")

@@ -1,0 +1,99 @@
+"""Read-only forms of the other tables (``/<table>.do?sys_id=``), with the approval's UI actions
+(Approve, Reject) and a requested item's variables. The incident has its own form."""
+
+from __future__ import annotations
+
+import json
+
+from fastapi import APIRouter, HTTPException, Request
+from sqlmodel import select
+
+from ...deps import ClockDep, CurrentUser, SessionDep
+from ...identity.models import User
+from ...ui import redirect, render
+from ..catalog import decide, variables_of
+from ..common import get_or_404, reference_maps, sn_datetime
+from ..models import Approval, CatalogItem, GroupMember, RequestedItem
+from ..tables import REFS, TABLES
+
+router = APIRouter()
+
+
+def _fields(session, table, rec) -> list[dict]:
+    refs = reference_maps(session, table, [rec], [c.name for c in table.cols])
+    out = []
+    for c in table.cols:
+        v = getattr(rec, c.attr) if c.attr != "__name__" else rec.name
+        href = ""
+        if c.type == "reference":
+            text = refs[c.name].get(v, "")
+            href = REFS[c.ref].form.format(id=v) if v is not None and REFS.get(c.ref) and REFS[c.ref].form else ""
+        elif c.type in ("datetime", "date"):
+            text = sn_datetime(v)
+        else:
+            text = c.label_of(v)
+        out.append({"label": c.label, "text": text, "href": href, "long": c.name in ("short_description", "description", "comments")})
+    return out
+
+
+def _extras(session, key: str, rec) -> dict:
+    extra: dict = {}
+    if key == "sc_req_item":
+        item = session.get(CatalogItem, rec.item_id)
+        values = json.loads(rec.variables or "{}")
+        extra["variables"] = [(v["label"], ("Yes" if values.get(v["name"]) else "No") if v["type"] == "checkbox" else values.get(v["name"], ""))
+                              for v in (variables_of(item) if item else [])]
+        extra["approvals"] = session.exec(select(Approval).where(Approval.req_item_id == rec.id)).all()
+    if key == "sc_request":
+        extra["items"] = session.exec(select(RequestedItem).where(RequestedItem.request_id == rec.id)).all()
+    if key == "sys_user_group":
+        ids = [m.user_id for m in session.exec(select(GroupMember).where(GroupMember.group_id == rec.id)).all()]
+        extra["members"] = session.exec(select(User).where(User.id.in_(ids)).order_by(User.last_name)).all() if ids else []
+    if key == "sysapproval_approver":
+        extra["ritm"] = session.get(RequestedItem, rec.req_item_id)
+        if extra["ritm"] is not None:
+            item = session.get(CatalogItem, extra["ritm"].item_id)
+            values = json.loads(extra["ritm"].variables or "{}")
+            extra["item"] = item
+            extra["variables"] = [(v["label"], ("Yes" if values.get(v["name"]) else "No") if v["type"] == "checkbox" else values.get(v["name"], ""))
+                                  for v in (variables_of(item) if item else [])]
+    return extra
+
+
+@router.get("/{table_key}.do")
+def record_form(request: Request, table_key: str, session: SessionDep, user: CurrentUser, sys_id: str = ""):
+    table = TABLES.get(table_key)
+    if table is None or table_key == "incident":
+        raise HTTPException(status_code=404, detail=f"Invalid table name: {table_key}.")
+    rec = get_or_404(session, table.model, sys_id, table.singular)
+    fields = _fields(session, table, rec)
+    title = next((f["text"] for f in fields if f["label"] in ("Number", "Name")), None) or f"{table.singular} {rec.id}"
+    extra = _extras(session, table_key, rec)
+    if table_key == "sysapproval_approver" and extra.get("ritm") is not None:
+        title = f"Approval for {extra['ritm'].number}"
+    return render(request, "desk/record.html", table=table, rec=rec, fields=fields, title=title, errors={}, **extra)
+
+
+@router.post("/sysapproval_approver.do")
+async def approval_action(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep):
+    form = await request.form()
+    approval = get_or_404(session, Approval, form.get("sys_id"), "approval")
+    table = TABLES["sysapproval_approver"]
+    decision = {"approve": "approved", "reject": "rejected"}.get(str(form.get("sysverb", "")), "")
+    errors = {"__all__": "Only the approver can approve or reject this request."} if approval.approver_id != user.id else \
+        decide(session, approval, decision, str(form.get("comments", "")), clock)
+    if errors:
+        session.rollback()
+        extra = _extras(session, "sysapproval_approver", approval)
+        return render(request, "desk/record.html", table=table, rec=approval, fields=_fields(session, table, approval),
+                      title=f"Approval for {extra['ritm'].number}" if extra.get("ritm") else "Approval", errors=errors, comments=str(form.get("comments", "")), **extra)
+    session.commit()
+    word = "approved" if decision == "approved" else "rejected"
+    return redirect(request, "/sysapproval_approver_list.do?sysparm_query=approver=javascript:gs.getUserID()^state=requested",
+                    toast=f"Request {extra_number(session, approval)} {word}.")
+
+
+def extra_number(session, approval: Approval) -> str:
+    ritm = session.get(RequestedItem, approval.req_item_id)
+    return ritm.number if ritm else ""
+

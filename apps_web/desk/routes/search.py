@@ -1,0 +1,39 @@
+"""Global search (``/text_search.do?q=``): a number opens its record; text searches incidents,
+knowledge articles, catalog items and configuration items."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from sqlalchemy import func, or_, select
+
+from ...deps import CurrentUser, SessionDep
+from ...ui import redirect, render
+from ..models import CatalogItem, ConfigItem, Incident, KnowledgeArticle, Request as ScRequest, RequestedItem
+
+router = APIRouter()
+NUMBERED = (("INC", Incident, "/incident.do?sys_id={id}"), ("KB", KnowledgeArticle, "/kb_view.do?sys_id={id}"),
+            ("RITM", RequestedItem, "/sc_req_item.do?sys_id={id}"), ("REQ", ScRequest, "/sc_request.do?sys_id={id}"))
+
+
+@router.get("/text_search.do")
+def text_search(request: Request, session: SessionDep, user: CurrentUser, q: str = ""):
+    text = q.strip()
+    upper = text.upper()
+    for prefix, model, url in NUMBERED:
+        if upper.startswith(prefix) and upper[len(prefix):].isdigit():
+            rec = session.execute(select(model).where(model.number == upper)).scalars().first()
+            if rec is not None:
+                return redirect(request, url.format(id=rec.id))
+    groups = []
+    if text:
+        like = text.lower()
+        incs = session.execute(select(Incident).where(or_(func.lower(Incident.short_description).contains(like, autoescape=True), Incident.number == upper))
+                               .order_by(Incident.number.desc()).limit(20)).scalars().all()
+        groups.append(("Incidents", [(i.number, i.short_description, f"/incident.do?sys_id={i.id}") for i in incs]))
+        kbs = session.execute(select(KnowledgeArticle).where(KnowledgeArticle.workflow_state == "Published", func.lower(KnowledgeArticle.title).contains(like, autoescape=True)).limit(10)).scalars().all()
+        groups.append(("Knowledge", [(a.number, a.title, f"/kb_view.do?sys_id={a.id}") for a in kbs]))
+        items = session.execute(select(CatalogItem).where(func.lower(CatalogItem.name).contains(like, autoescape=True))).scalars().all()
+        groups.append(("Catalog Items", [(c.name, c.short_description, f"/sc_cat_item.do?sys_id={c.id}") for c in items]))
+        cis = session.execute(select(ConfigItem).where(func.lower(ConfigItem.name).contains(like, autoescape=True)).limit(10)).scalars().all()
+        groups.append(("Configuration Items", [(c.name, c.ci_class, f"/cmdb_ci.do?sys_id={c.id}") for c in cis]))
+    return render(request, "desk/search.html", q=text, groups=groups, search_query=text)

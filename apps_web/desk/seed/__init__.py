@@ -1,0 +1,29 @@
+"""The desk's world generator: IT staff and groups, the CMDB, six months of incidents with their
+journals, the knowledge base, and catalog requests with approvals.
+
+It runs after the CRM's (it names customer accounts) from its own sub-seeds, so installing the desk
+changes no other app's rows. IT agents are appended to the identity's users after the existing ones.
+Rows are inserted with explicit ids in bulk (Core inserts), which keeps the build fast.
+"""
+
+from __future__ import annotations
+
+from ...world.seeding import SeedContext
+from .catalog import seed_catalog
+from .cmdb import seed_cmdb
+from .incidents import seed_incidents
+from .knowledge import seed_knowledge
+from .people import seed_people
+
+
+def seed_desk(ctx: SeedContext) -> None:
+    staff = seed_people(ctx)
+    if staff is None:
+        return  # no people in this world: nothing to support
+    cis = seed_cmdb(ctx, staff)
+    seed_incidents(ctx, staff, cis)
+    seed_knowledge(ctx, staff)
+    seed_catalog(ctx, staff)
+
+
+__all__ = ["seed_desk"]
