@@ -375,7 +375,10 @@ class ChangesSpec(CheckSpec):
     def _untouched_matches(self, e: ExpectedChange, env: Env, td: Any, keys: list[str]) -> list[str]:
         """Rows that matched ``where`` at the start and were not updated/removed: the end world's rows
         that the diff does not touch are as they were at the start."""
-        touched = {_hkey(td.key_of(r)) for r in td.added} | {_hkey(u.key) for u in td.updated}
+        # an update that changed only ignored fields (done, then undone) leaves the row as it was
+        wanted = set(e.to) | set(e.fields)
+        touched = {_hkey(td.key_of(r)) for r in td.added} | {
+            _hkey(u.key) for u in td.updated if self._effective_fields(env, e.table, u, wanted)}
         if e.op == "remove":
             touched |= {_hkey(td.key_of(r)) for r in td.removed}
         key_cols = td.key_columns or env.key_columns(e.table)

@@ -297,3 +297,13 @@ def test_after_conditions_on_updated_row(world):
     assert v.checks[0].sentence.endswith("so that stage is Negotiation and amount is at least 10000 and account_id is 1")
     world.run("UPDATE crm_opportunity SET amount=12000 WHERE id=11")
     assert verify(world, spec).passed
+
+
+def test_count_all_counts_a_change_undone_as_missed(world):
+    spec = [{"kind": "changes", "ignore": ["*.closed_at"], "expect": [{
+        "table": "crm_case", "op": "update", "where": {"account_id": 1, "status": {"ne": "Closed"}},
+        "to": {"status": "Closed"}, "count": "all"}]}]
+    # case 100 closed; case 101 closed and reopened: only its (ignored) bookkeeping changed
+    world.run("UPDATE crm_case SET status='Closed' WHERE id=100", "UPDATE crm_case SET closed_at='2026-03-16' WHERE id=101")
+    v = verify(world, spec)
+    assert not v.passed and "1 matching row not updated: #101" in v.checks[0].detail
