@@ -98,14 +98,16 @@ def deal_threads(b: MailBuilder) -> None:
         ids = {"kind": "deal", "account_id": account["id"], "opportunity_id": opp["id"]}
         stage = opp["stage"]
         if stage == "Closed Won":
-            if (today - close).days > 80 or rng.random() < 0.4:
+            if (today - close).days > 120 or rng.random() < 0.2:
                 continue
             sent = datetime.combine(close, datetime.min.time()).replace(hour=rng.randint(9, 16), minute=rng.randint(0, 59))
             body = _body(b, rng, rep.first, [
                 f"Please find attached the signed order form for {v['qty_units']}.",
                 rng.choice([f"Our PO number is PO-{rng.randint(10000, 99999)}; please reference it on the invoice.",
-                            "Invoices should go to our accounts payable mailbox, with me in copy.",
-                            "Let us know who will be our contact for the kickoff."]),
+                            f"Please reference PO number PO-{rng.randint(10000, 99999)} on every invoice.",
+                            f"The purchase order is PO-{rng.randint(10000, 99999)}, issued by our procurement team today."]),
+                rng.choice(["Invoices should go to our accounts payable mailbox, with me in copy.", "Let us know who will be our contact for the kickoff.",
+                            "Looking forward to getting started.", "Thanks to you and the team for a smooth process."]),
             ], cust)
             first = b.send(Mail(sender=cust, to=[rep], cc=[colleague] if colleague else [], subject=f"Signed order form - {v['short_account']} {parts['product']}",
                                 unique_html=body, sent_at=min(sent, b.now - timedelta(hours=2)),
