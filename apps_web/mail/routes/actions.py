@@ -60,7 +60,7 @@ async def actions(request: Request, session: SessionDep, user: CurrentUser, cloc
     except ValueError as exc:
         return redirect(request, back, toast=str(exc), kind="error")
     session.commit()
-    # The open message left its folder: go back to the folder's list.
-    if action in ("delete", "archive", "move") and "/id/" in back:
+    # The open message left its folder (or was marked unread, which reopening it would undo): back to the list.
+    if action in ("delete", "archive", "move", "unread") and "/id/" in back:
         back = back.split("/id/")[0] + (("?" + back.split("?", 1)[1]) if "?" in back else "")
     return redirect(request, back, toast=toast)

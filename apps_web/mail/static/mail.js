@@ -66,6 +66,10 @@
       }
       list.hidden = false; input.setAttribute("aria-expanded", "true"); active = -1;
     }
+    // Like Outlook's recipient well, typing always continues after the addresses already there.
+    const toEnd = () => { const n = input.value.length; input.setSelectionRange(n, n); };
+    input.addEventListener("focus", toEnd);
+    input.addEventListener("click", () => { if (input.selectionStart === input.selectionEnd) toEnd(); });
     input.addEventListener("input", () => { markDirty(); search(); });
     input.addEventListener("blur", () => { seq++; close(); });
     input.addEventListener("keydown", (ev) => {
