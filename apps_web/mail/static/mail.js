@@ -68,7 +68,6 @@
     }
     // Like Outlook's recipient well, typing always continues after the addresses already there.
     const toEnd = () => { const n = input.value.length; input.setSelectionRange(n, n); };
-    input.addEventListener("focus", toEnd);
     input.addEventListener("click", () => { if (input.selectionStart === input.selectionEnd) toEnd(); });
     input.addEventListener("input", () => { markDirty(); search(); });
     input.addEventListener("blur", () => { seq++; close(); });
@@ -153,9 +152,7 @@
   $$("[data-remove-attachment]", form).forEach((b) => b.addEventListener("click", () => { b.closest("li").remove(); markDirty(); save(); }));
 
   const dialog = $("#no-subject-dialog");
-  let submitting = false;
   form.addEventListener("submit", (ev) => {
-    if (submitting) return;
     ev.preventDefault();
     const button = ev.submitter;
     const sending = button && button.hasAttribute("data-send");
@@ -166,12 +163,15 @@
     finish(button);
   });
   function finish(button) {
-    if (!(button && button.hasAttribute("data-discard"))) dirty = dirty || false;
     syncBody();
     (pending || Promise.resolve()).finally(() => {
-      submitting = true;
-      syncBody();
-      form.requestSubmit(button || null);
+      // A new task: a submission started inside the submit event's dispatch (where a resolved
+      // promise's callback still runs) is silently dropped by the browser.
+      setTimeout(() => {
+        syncBody();
+        if (button && button.hasAttribute("formaction")) form.action = button.formAction;
+        form.submit();
+      }, 0);
     });
   }
   if (dialog) $("[data-send-anyway]", dialog).addEventListener("click", () => {
