@@ -15,7 +15,7 @@ from ..identity.models import User
 from ..world import WorldClock
 from .delivery import EVERYONE_LOCAL, quote_header, text_preview
 from .html import sanitize
-from .mailbox import folder_of_kind, own_message, recipients_of
+from .mailbox import directory, folder_of_kind, own_message, recipients_of
 from .models import Attachment, Mailbox, Message, Recipient
 
 EMAIL = re.compile(r"^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$")
@@ -93,8 +93,6 @@ def _display(session: Session, address: str, typed: str, boxes: dict[str, Mailbo
     box = boxes.get(address.lower())
     if box is not None:
         return box.display_name
-    from .mailbox import directory
-
     found = [p for p in directory(session, address, 3) if p["address"] == address.lower()]
     return found[0]["name"] if found else address
 

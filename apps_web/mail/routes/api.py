@@ -7,12 +7,13 @@ from typing import Any
 
 from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse
+from sqlalchemy import func
 from sqlmodel import select
 
 from ...deps import ClockDep, CurrentUser, SessionDep
 from ..compose import MODES, ComposeForm, send, validate
 from ..html import sanitize
-from ..mailbox import PAGE_SIZE, attachments_of, folder_from_slug, folder_slug, folder_views, list_page, own_message, recipients_of
+from ..mailbox import PAGE_SIZE, attachments_of, directory, folder_from_slug, folder_slug, folder_views, order_newest, own_message, recipients_of
 from ..models import Folder, Message
 from ..search import SearchError, parse
 from .actions import apply_action
@@ -36,8 +37,6 @@ def summary(m: Message, folders: dict[int, Folder]) -> dict[str, Any]:
 
 @router.get("/people")
 def people(session: SessionDep, user: CurrentUser, q: str = ""):
-    from ..mailbox import directory
-
     return [{"id": p["address"], "label": f"{p['name']} <{p['address']}>", "name": p["name"], "address": p["address"], "sublabel": p["detail"]}
             for p in directory(session, q)]
 
@@ -67,10 +66,6 @@ def list_messages(session: SessionDep, user: CurrentUser, folder: str = "", q: s
     elif not q.strip():
         where.append(Message.folder_id == folder_from_slug(session, box, "inbox").id)
     base = select(Message).where(Message.mailbox_id == box.id, *where)
-    from sqlalchemy import func
-
-    from ..mailbox import order_newest
-
     total = session.execute(select(func.count()).select_from(base.subquery())).scalar() or 0
     rows = session.exec(order_newest(base).offset((page - 1) * page_size).limit(page_size)).all()
     by_id = {f.id: f for f in session.exec(select(Folder).where(Folder.mailbox_id == box.id)).all()}

@@ -8,7 +8,7 @@ from fastapi.responses import JSONResponse
 from ...deps import ClockDep, CurrentUser, SessionDep
 from ...ui import redirect
 from ..compose import MODES, ComposeForm, form_from_draft, prefill, save_draft, send, validate
-from ..mailbox import folder_of_kind, folder_slug, folder_views, list_page, own_message
+from ..mailbox import folder_of_kind, folder_slug, folder_views, list_page, own_message, purge
 from ..models import Folder, Message
 from ..views import page
 from .common import box_of, domain_of, int_list
@@ -89,8 +89,6 @@ async def compose_discard(request: Request, session: SessionDep, user: CurrentUs
     box = box_of(session, user)
     form = _form(await request.form())
     if form.draft_id:
-        from ..mailbox import purge
-
         draft = own_message(session, box, form.draft_id)
         if draft.is_draft:
             purge(session, [draft])
