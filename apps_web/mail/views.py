@@ -55,6 +55,7 @@ def page(request: Request, session: Session, user: User, box: Mailbox, clock: Wo
         "pages": max(1, -(-total // PAGE_SIZE)), "selected": selected, "base_url": base_url, "search_query": query,
         "search_error": search_error, "compose": compose, "now": clock.now, "size_label": size_label,
         "custom_folders": [f for f in folders if f.folder.kind == "custom"],
+        "folder_names": {f.folder.id: f.folder.name for f in folders},
         "list_recipients": recipients_of(session, [m.id for m in messages]) if folder is not None and folder.kind in ("sent", "drafts") else {},
     }
     if compose is not None:
