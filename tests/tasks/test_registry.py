@@ -21,7 +21,7 @@ def test_every_shipped_file_loads(registry: TaskRegistry) -> None:
     assert registry.errors == []
     ids = registry.ids()
     assert ids and all(i == f"{registry.task(i).template.app}.{registry.task(i).id}" for i in ids)
-    assert {i.split(".", 1)[0] for i in ids} >= {"crm", "desk"}
+    assert {i.split(".", 1)[0] for i in ids} >= {"crm", "desk", "mail"}
     assert registry.env_ids()[0] == "sandbox/" + ids[0]
 
 

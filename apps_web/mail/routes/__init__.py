@@ -1,0 +1,12 @@
+"""The mail app's routes: one module per concern, each exposing ``router``. The folder pages come
+last: their ``/mail/{folder}`` path would otherwise catch ``/mail/search`` and ``/mail/compose``."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from . import actions, api, compose, folders, search
+
+router = APIRouter()
+for _module in (api, compose, search, actions, folders):
+    router.include_router(_module.router)

@@ -1,0 +1,182 @@
+// Mail behaviours: message rows open on click, recipient type-ahead over the directory, the
+// rich-text editor's commands, and drafts saved on change (never on a timer) before leaving.
+(function () {
+  "use strict";
+  const $ = (sel, root = document) => root.querySelector(sel);
+  const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+
+  // ---- message list: a click anywhere on a row opens it ----------------------------------------------
+  document.addEventListener("click", (ev) => {
+    const row = ev.target.closest(".msg-row[data-href]");
+    if (!row || ev.target.closest("input, a, button, label")) return;
+    const link = $("a.msg-subject", row);
+    if (link) link.click();
+  });
+
+  const form = $("form[data-compose]");
+  if (!form) return;
+
+  // ---- recipients: type-ahead on the last address of To, Cc, Bcc --------------------------------------
+  function setupRecipients(box) {
+    const input = $("input[role=combobox]", box);
+    const list = $(".listbox", box);
+    let seq = 0, active = -1, shown = "";
+    const options = () => $$(".option[data-address]", list);
+    const lastToken = () => input.value.split(/[;,]/).pop().trim();
+    function close() { list.hidden = true; shown = ""; input.setAttribute("aria-expanded", "false"); input.removeAttribute("aria-activedescendant"); }
+    function choose(opt) {
+      seq++;
+      const parts = input.value.split(/[;,]/).map((s) => s.trim()).filter(Boolean);
+      parts.pop();
+      parts.push(opt.dataset.label);
+      input.value = parts.join("; ") + "; ";
+      close();
+      input.focus();
+      markDirty();
+    }
+    function highlight(i) {
+      const opts = options();
+      active = Math.max(-1, Math.min(i, opts.length - 1));
+      opts.forEach((o, k) => o.setAttribute("aria-selected", String(k === active)));
+      if (active >= 0) input.setAttribute("aria-activedescendant", opts[active].id); else input.removeAttribute("aria-activedescendant");
+    }
+    async function search() {
+      const q = lastToken();
+      const my = ++seq;
+      if (q.length < 2) { close(); return; }
+      const res = await fetch("/api/people?q=" + encodeURIComponent(q), { headers: { Accept: "application/json" } });
+      if (my !== seq || !res.ok) return;
+      const items = await res.json();
+      const key = JSON.stringify(items);
+      if (key === shown && !list.hidden) return;
+      shown = key;
+      list.innerHTML = "";
+      items.forEach((it, k) => {
+        const li = document.createElement("li");
+        li.className = "option"; li.setAttribute("role", "option"); li.id = `${list.id}-${k}`;
+        li.dataset.address = it.address; li.dataset.label = it.label;
+        li.textContent = it.label;
+        if (it.sublabel) { const s = document.createElement("small"); s.textContent = it.sublabel; li.appendChild(s); }
+        li.addEventListener("mousedown", (e) => { e.preventDefault(); choose(li); });
+        list.appendChild(li);
+      });
+      if (!items.length) {
+        const li = document.createElement("li"); li.className = "option"; li.setAttribute("aria-disabled", "true");
+        li.textContent = `No suggestions for "${q}"`; list.appendChild(li);
+      }
+      list.hidden = false; input.setAttribute("aria-expanded", "true"); active = -1;
+    }
+    // Like Outlook's recipient well, typing always continues after the addresses already there.
+    const toEnd = () => { const n = input.value.length; input.setSelectionRange(n, n); };
+    input.addEventListener("click", () => { if (input.selectionStart === input.selectionEnd) toEnd(); });
+    input.addEventListener("input", () => { markDirty(); search(); });
+    input.addEventListener("blur", () => { seq++; close(); });
+    input.addEventListener("keydown", (ev) => {
+      if (ev.key === "ArrowDown") { highlight(active + 1); ev.preventDefault(); }
+      else if (ev.key === "ArrowUp") { highlight(active - 1); ev.preventDefault(); }
+      else if (ev.key === "Enter" && !list.hidden && active >= 0) { choose(options()[active]); ev.preventDefault(); }
+      else if (ev.key === "Enter") { ev.preventDefault(); }  // Enter in a recipient field never sends
+      else if (ev.key === "Escape") { close(); }
+    });
+  }
+  $$("[data-recipients]", form).forEach(setupRecipients);
+
+  // ---- the editor -----------------------------------------------------------------------------------------
+  const editor = $("[data-editor]", form);
+  const linkDialog = $("#link-dialog");
+  let savedRange = null;
+  $$(".editor-toolbar [data-cmd]", form).forEach((btn) => {
+    btn.addEventListener("mousedown", (e) => e.preventDefault());  // keep the editor's selection
+    btn.addEventListener("click", () => {
+      const cmd = btn.dataset.cmd;
+      if (cmd === "createLink") {
+        const sel = window.getSelection();
+        savedRange = sel.rangeCount && editor.contains(sel.anchorNode) ? sel.getRangeAt(0).cloneRange() : null;
+        $("input", linkDialog).value = "https://";
+        linkDialog.showModal();
+        $("input", linkDialog).focus();
+        return;
+      }
+      editor.focus();
+      document.execCommand(cmd, false, null);
+      markDirty();
+    });
+  });
+  if (linkDialog) {
+    $("[data-insert-link]", linkDialog).addEventListener("click", () => {
+      const url = $("input", linkDialog).value.trim();
+      linkDialog.close();
+      editor.focus();
+      const sel = window.getSelection();
+      if (savedRange) { sel.removeAllRanges(); sel.addRange(savedRange); }
+      if (!/^(https?:|mailto:)/i.test(url)) return;
+      if (sel.isCollapsed) document.execCommand("insertHTML", false, `<a href="${url.replace(/"/g, "&quot;")}">${url.replace(/</g, "&lt;")}</a>`);
+      else document.execCommand("createLink", false, url);
+      markDirty();
+    });
+  }
+  editor.addEventListener("input", markDirty);
+
+  // ---- drafts: saved when a field changes, before leaving the page, and before sending ---------------------
+  let dirty = false, pending = null;
+  const state = $("[data-save-state]", form);
+  function markDirty() { dirty = true; if (state) state.textContent = ""; }
+  function syncBody() { form.elements.body.value = editor.innerHTML; }
+  function save() {
+    if (!dirty) return pending || Promise.resolve();
+    dirty = false;
+    syncBody();
+    const data = new FormData(form);
+    const prev = pending || Promise.resolve();
+    pending = prev.then(() => {
+      data.set("draft_id", form.elements.draft_id.value);
+      return fetch("/mail/compose/save", { method: "POST", body: data, headers: { Accept: "application/json" }, keepalive: true });
+    }).then(async (res) => {
+      if (!res.ok) return;
+      const out = await res.json();
+      form.elements.draft_id.value = out.draft_id;
+      if (state) state.textContent = "Draft saved";
+    });
+    return pending;
+  }
+  form.addEventListener("change", (ev) => { if (ev.target.matches("input[type=text]")) { markDirty(); save(); } });
+  editor.addEventListener("blur", () => { if (dirty) save(); });
+
+  document.addEventListener("click", (ev) => {
+    const link = ev.target.closest("a[href]");
+    if (!link || !dirty && !pending || link.target || ev.defaultPrevented) return;
+    ev.preventDefault();
+    save().finally(() => { location.href = link.href; });
+  }, true);
+
+  $$("[data-remove-attachment]", form).forEach((b) => b.addEventListener("click", () => { b.closest("li").remove(); markDirty(); save(); }));
+
+  const dialog = $("#no-subject-dialog");
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const button = ev.submitter;
+    const sending = button && button.hasAttribute("data-send");
+    if (sending && !form.elements.subject.value.trim() && form.elements.confirm_no_subject.value !== "1") {
+      dialog.showModal();
+      return;
+    }
+    finish(button);
+  });
+  function finish(button) {
+    syncBody();
+    (pending || Promise.resolve()).finally(() => {
+      // A new task: a submission started inside the submit event's dispatch (where a resolved
+      // promise's callback still runs) is silently dropped by the browser.
+      setTimeout(() => {
+        syncBody();
+        if (button && button.hasAttribute("formaction")) form.action = button.formAction;
+        form.submit();
+      }, 0);
+    });
+  }
+  if (dialog) $("[data-send-anyway]", dialog).addEventListener("click", () => {
+    form.elements.confirm_no_subject.value = "1";
+    dialog.close();
+    finish($("[data-send]", form));
+  });
+})();

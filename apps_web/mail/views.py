@@ -1,0 +1,65 @@
+"""What the mail pages show: the list time format, and the context of the three-pane page."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from fastapi import Request
+from sqlmodel import Session, select
+
+from ..identity.models import User
+from ..ui import render
+from ..world import WorldClock
+from .mailbox import PAGE_SIZE, FolderView, attachments_of, conversation, folder_views, recipients_of
+from .models import Attachment, Folder, Mailbox, Message
+
+
+def list_time(value: Any, now: datetime | None = None) -> str:
+    """Outlook's message-list time: "9:30 AM" today, "Mon 3:14 PM" this week, else "3/2/2026"."""
+    if not isinstance(value, datetime):
+        return ""
+    hm = f"{value.hour % 12 or 12}:{value:%M} {'AM' if value.hour < 12 else 'PM'}"
+    if now is None:
+        return f"{value.month}/{value.day}/{value.year}"
+    if value.date() == now.date():
+        return hm
+    if timedelta(0) <= now - value < timedelta(days=6):
+        return f"{value:%a} {hm}"
+    return f"{value.month}/{value.day}/{value.year}"
+
+
+def size_label(n: int) -> str:
+    return f"{n / 1_000_000:.1f} MB" if n >= 1_000_000 else f"{max(1, round(n / 1000))} KB"
+
+
+def _attachments(session: Session, ids: list[int]) -> list[Attachment]:
+    if not ids:
+        return []
+    return list(session.exec(select(Attachment).where(Attachment.id.in_(ids)).order_by(Attachment.id)).all())
+
+
+def reading(session: Session, box: Mailbox, message: Message, folders: list[FolderView]) -> dict[str, Any]:
+    deleted = next((f.folder.id for f in folders if f.folder.kind == "deleted"), -1)
+    thread = conversation(session, box, message, deleted)
+    ids = [m.id for m in thread]
+    return {"thread": thread, "recipients": recipients_of(session, ids), "attachments": attachments_of(session, ids)}
+
+
+def page(request: Request, session: Session, user: User, box: Mailbox, clock: WorldClock, *, folders: list[FolderView] | None = None,
+         folder: Folder | None = None, messages: list[Message] = (), total: int = 0, page_no: int = 1, selected: Message | None = None,
+         base_url: str = "", query: str = "", search_error: str = "", compose: dict[str, Any] | None = None, status_code: int = 200):
+    folders = folders if folders is not None else folder_views(session, box)
+    ctx: dict[str, Any] = {
+        "box": box, "folders": folders, "folder": folder, "messages": messages, "total": total, "page_no": page_no,
+        "pages": max(1, -(-total // PAGE_SIZE)), "selected": selected, "base_url": base_url, "search_query": query,
+        "search_error": search_error, "compose": compose, "now": clock.now, "size_label": size_label,
+        "custom_folders": [f for f in folders if f.folder.kind == "custom"],
+        "folder_names": {f.folder.id: f.folder.name for f in folders},
+        "list_recipients": recipients_of(session, [m.id for m in messages]) if folder is not None and folder.kind in ("sent", "drafts") else {},
+    }
+    if compose is not None:
+        ctx["compose_attachments"] = lambda form: _attachments(session, form.attachment_ids)
+    if selected is not None and compose is None:
+        ctx.update(reading(session, box, selected, folders))
+    return render(request, "mail/page.html", status_code=status_code, **ctx)
