@@ -78,7 +78,9 @@ class Incident(Stamps, table=True):
     priority: int = 5
     assignment_group_id: int | None = Field(default=None, foreign_key="desk_group.id", index=True)
     assigned_to_id: int | None = Field(default=None, foreign_key=USER_FK, index=True)
-    account_id: int | None = Field(default=None, foreign_key="crm_account.id")  # the customer affected
+    # the customer affected: a plain id into the CRM (apps refer to each other by id, never by foreign
+    # key, so deleting a CRM account never depends on another app)
+    account_id: int | None = Field(default=None, index=True)
     short_description: str = Field(default="", max_length=160)
     description: str = ""
     close_code: str | None = Field(default=None, max_length=40)
