@@ -53,7 +53,7 @@ def adversaries(inst: TaskInstance, template_world: Path) -> list[Adversary]:
     edit = _unrelated_edit(inst, template_world)
     if edit is not None:
         out.append(edit)
-    out += _mass_one_wrong(inst)
+    out += _mass_one_wrong(inst, template_world)
     if inst.persona:
         out.append(_signed_out(inst))
     return out
@@ -159,9 +159,11 @@ def _unrelated_edit(inst: TaskInstance, template_world: Path) -> Adversary | Non
     return Adversary(sol, after=after)
 
 
-def _mass_one_wrong(inst: TaskInstance) -> list[Adversary]:
+def _mass_one_wrong(inst: TaskInstance, template_world: Path) -> list[Adversary]:
     """For each update expectation over several rows: after the oracle, one of the rows it had to
-    change is set to a value its condition rejects (the value another row of the table has)."""
+    change is set to a value its condition rejects (the value another row of the table has), when
+    such a value exists besides the one the row started with (a boolean has none: setting it back
+    is work undone, which earns partial credit, not damage)."""
     from verifiers.db import ChangesSpec
     from verifiers.rubric import walk
 
@@ -179,7 +181,9 @@ def _mass_one_wrong(inst: TaskInstance) -> list[Adversary]:
                         c.exactly is None and (not isinstance(c.at_most, int) or c.at_most > 1))
                 if e.op != "update" or not e.to or not many:
                     continue
-                out.append(_one_wrong(inst, e, len(out)))
+                adv = _one_wrong(inst, e, len(out))
+                if adv.prepare is not None and adv.prepare(template_world) is not None:
+                    out.append(adv)
     return out[:1]
 
 
@@ -202,7 +206,8 @@ def _one_wrong(inst: TaskInstance, e: Any, i: int) -> Adversary:
             wrong: dict[str, Any] = {}
             for f, cond in e.to.items():
                 values = sorted({r[f] for r in env.rows(e.table) if r[f] is not None}, key=repr)
-                bad = [v for v in values if not cond.test(v, env)]
+                # wrong, and not the value it started with (that would be work left undone, not damage)
+                bad = [v for v in values if not cond.test(v, env) and v != row[f]]
                 if bad:
                     wrong[f] = bad[0]
             return (keys, {k: row[k] for k in keys}, wrong) if wrong else None
@@ -210,7 +215,7 @@ def _one_wrong(inst: TaskInstance, e: Any, i: int) -> Adversary:
             env.close()
 
     async def after(path: Path, prepared: Any, _send: SendFn, _host: Any) -> None:
-        if prepared is None:
+        if prepared is None:  # nothing to make wrong (no row, or no wrong value but the start's): the oracle stands
             raise RuntimeError(f"no {e.table} row matched the mass change at the start, or no wrong value exists")
         keys, key, wrong = prepared
         with closing(sqlite3.connect(path)) as c:

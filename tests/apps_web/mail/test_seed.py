@@ -50,7 +50,7 @@ def test_every_user_has_a_mailbox_with_the_well_known_folders(db) -> None:
 
 def test_volume_threads_and_clock(db) -> None:
     n = db.execute("SELECT count(*) FROM mail_message").fetchone()[0]
-    assert 2700 <= n <= 3600
+    assert 2700 <= n <= 4200  # the desk appends IT staff, who get mailboxes too
     threads = db.execute("SELECT count(*) FROM (SELECT conversation_id FROM mail_message GROUP BY conversation_id HAVING count(DISTINCT internet_message_id) >= 3)").fetchone()[0]
     assert threads >= 100, "conversations of three messages or more"
     latest = db.execute("SELECT max(sent_at) FROM mail_message").fetchone()[0]
