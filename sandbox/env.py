@@ -2,7 +2,7 @@
 
 ::
 
-    env = make_async_env(app="crm", start_url="/", instruction="Open the Acme account")
+    env = make_async_env(start_url="/", instruction="Open the Acme account")   # the first installed app
     obs, info = await env.reset(seed=0)
     obs, reward, terminated, truncated, info = await env.step({"action": "left_click", "x": 96, "y": 40})
     await env.close()
@@ -160,7 +160,7 @@ class AsyncSandboxEnv:
 
 
 def make_async_env(
-    app: str = "crm",
+    app: str | None = None,
     start_url: str = "/",
     instruction: str = "",
     *,
@@ -170,7 +170,8 @@ def make_async_env(
     max_steps: int = DEFAULT_MAX_STEPS,
     **kwargs: Any,
 ) -> AsyncSandboxEnv:
-    """A free-form async env on ``app`` (no verifier): ``AsyncSandboxEnv(free_spec(...), **kwargs)``."""
+    """A free-form async env on ``app`` (default: the first installed app; no verifier):
+    ``AsyncSandboxEnv(free_spec(...), **kwargs)``."""
     spec = free_spec(app, start_url, instruction, persona=persona, role=role, seed=seed, max_steps=max_steps)
     return AsyncSandboxEnv(spec, **kwargs)
 

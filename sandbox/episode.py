@@ -346,7 +346,7 @@ class Episode:
                 info["infeasible_reason"] = self.infeasible_reason
         elif self._grades_progress and not extra["changes"].is_empty:
             progress = await self.verify()  # the world changed: grade the progress so far
-            for c in _credit_leaves(progress.checks) + [c for c in progress.checks if not c.guard]:
+            for c in progress.credit_checks() + [c for c in progress.checks if not c.guard]:
                 if c.passed:
                     self._first_reached.setdefault(c.name, self.steps)
             if self.reward_mode == "progress":
@@ -375,7 +375,7 @@ class Episode:
         if self.reward_mode == "score":
             return score
         delta, self._progress = score - self._progress, score
-        self._reached = [c.name for c in _credit_leaves(verdict.checks) if c.passed]
+        self._reached = [c.name for c in verdict.credit_checks() if c.passed]
         return delta
 
     async def _follow_pages(self, settled: SettleResult) -> SettleResult:
@@ -508,15 +508,6 @@ class Episode:
             pass
         if not self.keep_world:
             self.runtime.store.drop(self.world)
-
-
-def _credit_leaves(checks: list[Any]) -> list[Any]:
-    out = []
-    for c in checks:
-        if c.guard:
-            continue
-        out.extend(_credit_leaves(c.checks) if c.checks else [c])
-    return out
 
 
 def as_array(screenshot: Any) -> np.ndarray:

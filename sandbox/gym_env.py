@@ -85,7 +85,7 @@ class SandboxEnv(gym.Env):
 
     def __init__(
         self,
-        app: str = "crm",
+        app: str | None = None,
         start_url: str = "/",
         instruction: str = "",
         *,

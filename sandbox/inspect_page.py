@@ -83,17 +83,6 @@ def targets(snapshot: str) -> list[Target]:
     return out
 
 
-def _first_user(seed: int) -> str | None:
-    import sqlite3
-    from contextlib import closing
-
-    from apps_web.world import WorldStore
-
-    with closing(sqlite3.connect(WorldStore().template(seed))) as conn:
-        row = conn.execute("select username from identity_user where active = 1 order by id limit 1").fetchone()
-    return row[0] if row else None
-
-
 def split_url(url: str, apps: list[str]) -> tuple[str, str]:
     """``http://crm.localhost/x``, ``crm.localhost/x`` or ``crm:/x`` -> (app, path)."""
     if re.match(r"^[a-z][\w-]*:/", url) and not url.startswith(("http:", "https:")):
@@ -114,13 +103,12 @@ async def inspect(url: str, *, persona: str | None = None, seed: int = 0) -> tup
 
     from .env import AsyncSandboxEnv
     from .observe import ObserveOptions
-    from .spec import free_spec
+    from .spec import DEFAULT_ROLE, free_spec
 
     apps = [s.name for s in registry.discover()]
     app, path = split_url(url, apps)
-    if persona is None:
-        persona = _first_user(seed)
-    spec = free_spec(app, path, persona=persona, role=None, seed=seed)
+    # without a persona: whom a free-form episode of the app signs in (its default role)
+    spec = free_spec(app, path, persona=persona, role=DEFAULT_ROLE, seed=seed)
     env = AsyncSandboxEnv(spec, observe=ObserveOptions(screenshot="none"))
     try:
         obs, _info = await env.reset(seed=seed)

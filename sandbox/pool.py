@@ -3,7 +3,7 @@
 ::
 
     async with EpisodePool(max_concurrency=8) as pool:
-        results = await pool.run([free_spec("crm")] * 32, policy)     # policy(obs, info) -> action
+        results = await pool.run([free_spec()] * 32, policy)          # policy(obs, info) -> action
 
     pool = SyncEpisodePool(max_concurrency=8)                          # the same, blocking
     first = pool.reset([spec_a, spec_b])                               # vector style: one env per slot

@@ -159,7 +159,12 @@ def plan(registry: TaskRegistry, task_ids: list[str], seeds: list[int], repeat: 
 
 
 def adversaries_of(registry: TaskRegistry, inst: TaskInstance) -> list[Adversary]:
-    return adversaries(inst, registry.store.template(inst.seed))
+    """The generic adversaries of an instance, built once and kept with it (planning and every job
+    ask for them; building one reads the template world)."""
+    cached = vars(inst).get("_adversaries")
+    if cached is None:
+        cached = vars(inst)["_adversaries"] = adversaries(inst, registry.store.template(inst.seed))
+    return cached
 
 
 def _solution(registry: TaskRegistry, inst: TaskInstance, name: str) -> tuple[Solution, Adversary | None]:
@@ -186,18 +191,10 @@ def _failed_checks(verdict: Any) -> list[str]:
     return out
 
 
-def _credit(verdict: Any) -> int:
-    """The verdict's credit leaves (guards and the groups that hold them excluded)."""
-    def leaves(checks: list[Any]) -> int:
-        return sum(leaves(c.checks) if c.checks else (0 if c.guard else 1) for c in checks if not c.guard)
-
-    return leaves(list(getattr(verdict, "checks", []) or []))
-
-
 def _record(out: Outcome, verdict: Any) -> None:
     out.passed, out.score, out.reason = bool(verdict.passed), float(verdict.score), verdict.reason
     out.failed_checks = _failed_checks(verdict)
-    out.credit = _credit(verdict)
+    out.credit = len(verdict.credit_checks())
 
 
 JOB_TIMEOUT_S = 180.0  # one episode; a stuck one becomes an error instead of stalling the run

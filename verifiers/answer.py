@@ -35,7 +35,9 @@ from urllib.parse import unquote_plus
 
 from pydantic import model_validator
 
-from .answer_types import as_date, dates_in, emails_in, mentions, phone_digits, phones_in, text_in_short_answer
+from .answer_types import (
+    as_date, dates_in, emails_in, mentions, phone_digits, phones_in, text_in_short_answer, without_dates,
+)
 from .base import CheckSpec, Env, SpecModel, spec_error
 from .conditions import Where, match_row
 from .values import EvaluationError, fmt, has_params, normalize_text, numbers_close
@@ -69,15 +71,6 @@ def parse_number(text: str) -> float | None:
     if neg and (neg != "(" or m.group("close")):
         value = -value
     return value
-
-
-def _without_dates(text: str) -> str:
-    """The text with written dates blanked, so "5 cases as of Mar 16, 2026" reads as one number."""
-    from .answer_types import _DATES
-
-    for pattern in _DATES:
-        text = pattern.sub(" ", text)
-    return text
 
 
 def split_items(text: str) -> list[str]:
@@ -202,8 +195,9 @@ class AnswerSpec(CheckSpec):
             got_phones = phones_in(answer)
             if len(got_phones) != 1:
                 return False, "no phone number in the answer" if not got_phones else f"the answer holds {len(got_phones)} phone numbers, not one"
-            return got_phones[0].split("x")[0] in [phone_digits(str(v)) for v in alts] or got_phones[0] in [
-                phone_digits(str(v)) for v in alts], f"read {got_phones[0]}"
+            wanted = {phone_digits(str(v)) for v in alts}
+            got_phone = got_phones[0]
+            return got_phone in wanted or got_phone.split("x")[0] in wanted, f"read {got_phone}"
         if self.match == "email":
             got_emails = emails_in(answer)
             if len(got_emails) != 1:
@@ -215,9 +209,9 @@ class AnswerSpec(CheckSpec):
                 return False, "no date in the answer" if not got_dates else f"the answer holds {len(got_dates)} dates, not one"
             return got_dates[0] in [as_date(v) for v in alts], f"read {got_dates[0].isoformat()}"
         if self.match == "number":
-            got = parse_number(_without_dates(answer))
+            got = parse_number(without_dates(answer))
             if got is None:
-                n = len(_NUMBER_TOKEN.findall(_without_dates(answer)))
+                n = len(_NUMBER_TOKEN.findall(without_dates(answer)))
                 return False, "no number in the answer" if n == 0 else f"the answer holds {n} numbers, not one"
             for v in alts:
                 want = float(v) if isinstance(v, (int, float)) else parse_number(str(v))

@@ -87,6 +87,13 @@ def dates_in(text: str) -> list[_dt.date]:
     return out
 
 
+def without_dates(text: str) -> str:
+    """The text with written dates blanked, so "5 cases as of Mar 16, 2026" reads as one number."""
+    for pattern in _DATES:
+        text = pattern.sub(" ", text)
+    return text
+
+
 def as_date(value: object) -> _dt.date | None:
     parsed = as_datetime(value)
     if parsed is not None:

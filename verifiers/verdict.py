@@ -105,6 +105,10 @@ class Verdict(BaseModel):
         """Every guard check, at any depth."""
         return [c for c in _walk(self.checks) if c.guard]
 
+    def credit_checks(self) -> list[Check]:
+        """The leaf checks that earn credit (task progress), outside any guard."""
+        return _credit_leaves(self.checks)
+
     def failed(self) -> list[Check]:
         return [leaf for c in self.checks for leaf in c.failed()]
 
@@ -173,6 +177,14 @@ def _walk(checks: list[Check]):
     for c in checks:
         yield c
         yield from _walk(c.checks)
+
+
+def _credit_leaves(checks: list[Check]) -> list[Check]:
+    out: list[Check] = []
+    for c in checks:
+        if not c.guard:
+            out.extend(_credit_leaves(c.checks) if c.checks else [c])
+    return out
 
 
 def failed_guards(checks: list[Check]) -> list[Check]:

@@ -13,7 +13,7 @@ def register(app: typer.Typer) -> None:
     @app.command("inspect", rich_help_panel="Author")
     def inspect_cmd(
         url: str = typer.Argument(..., help="A page of an app: http://crm.localhost/opportunities/3, crm.localhost/leads or crm:/leads."),
-        persona: Optional[str] = typer.Option(None, "--persona", "-p", help="Username to sign in as (default: the first active user)."),
+        persona: Optional[str] = typer.Option(None, "--persona", "-p", help="Username to sign in as (default: the user a free-form episode of the app signs in)."),
         seed: int = typer.Option(0, "--seed", "-s", help="The world's seed."),
         as_json: bool = typer.Option(False, "--json", help="JSON: a list of {role, name, within, count, step}."),
     ) -> None:

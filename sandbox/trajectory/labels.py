@@ -2,7 +2,7 @@
 
 One JSON line per label::
 
-    {"episode": "crm.close-won__s3", "grader": "ana", "time": "2026-11-30T19:02:11.120+00:00",
+    {"episode": "<app>.<task>__s3", "grader": "ana", "time": "2026-11-30T19:02:11.120+00:00",
      "passed": true, "score": 0.9, "comment": "right record, slow", "rank": 1, "ranking": "..."}
 
 ``episode`` is the episode's id in the run (its folder name). ``passed`` and ``score`` are the grader's

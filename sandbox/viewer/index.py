@@ -20,7 +20,7 @@ OUTCOMES = ("passed", "failed", "error")
 
 @dataclass
 class Query:
-    q: str = ""  # task id glob ("crm.*close*") or substring
+    q: str = ""  # task id glob ("<app>.*close*") or substring
     outcome: str = ""  # passed | failed | error
     app: str = ""
     difficulty: str = ""
