@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ...deps import ClockDep, CurrentUser, SessionDep
 from ...identity.models import User
+from ..api import openapi
 from ..api.query import API_OBJECTS, QueryError, build_list_query, search_condition
 from ..api.schemas import PUBLIC, to_public
 from ..common import get_or_404, stamp
@@ -68,6 +69,10 @@ def _commit(session) -> JSONResponse | None:
         session.rollback()
         return unprocessable("The record refers to something that no longer exists.", {"__all__": "Try again."})
     return None
+
+
+def _a(label: str) -> str:
+    return f"{'an' if label[0].lower() in 'aeiou' else 'a'} {label.lower()}"
 
 
 def _register(object_key: str) -> None:
@@ -135,11 +140,11 @@ def _register(object_key: str) -> None:
 
     path = f"/{obj.path}"
     plural = OBJECTS[object_key].plural
-    router.add_api_route(path, list_records, methods=["GET"], summary=f"List {plural.lower()}", name=f"api_list_{object_key}")
-    router.add_api_route(path, create_record, methods=["POST"], status_code=201, summary=f"Create a {label.lower()}", response_model=public, name=f"api_create_{object_key}")
-    router.add_api_route(path + "/{record_id}", get_record, methods=["GET"], summary=f"Get a {label.lower()}", response_model=public, name=f"api_get_{object_key}")
-    router.add_api_route(path + "/{record_id}", update_record, methods=["PATCH"], summary=f"Update a {label.lower()}", response_model=public, name=f"api_update_{object_key}")
-    router.add_api_route(path + "/{record_id}", remove_record, methods=["DELETE"], summary=f"Delete a {label.lower()} (and what goes with it)", name=f"api_delete_{object_key}")
+    router.add_api_route(path, list_records, methods=["GET"], summary=f"List {plural.lower()}", name=f"api_list_{object_key}", openapi_extra=openapi.list_parameters(object_key))
+    router.add_api_route(path, create_record, methods=["POST"], status_code=201, summary=f"Create {_a(label)}", response_model=public, name=f"api_create_{object_key}", openapi_extra=openapi.body(object_key, partial=False))
+    router.add_api_route(path + "/{record_id}", get_record, methods=["GET"], summary=f"Get {_a(label)} by id", response_model=public, name=f"api_get_{object_key}")
+    router.add_api_route(path + "/{record_id}", update_record, methods=["PATCH"], summary=f"Update {_a(label)}: only the fields given change", response_model=public, name=f"api_update_{object_key}", openapi_extra=openapi.body(object_key, partial=True))
+    router.add_api_route(path + "/{record_id}", remove_record, methods=["DELETE"], summary=f"Delete {_a(label)} (and what goes with it, as the app does)", name=f"api_delete_{object_key}")
 
 
 for _key in API_OBJECTS:

@@ -7,14 +7,15 @@ call (``/api/desk/lookup/<table>?q=``). Writes go through the forms' own validat
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, HTTPException
+from fastapi import APIRouter, Body, HTTPException, Path, Query
 from fastapi.responses import JSONResponse
 from sqlalchemy import case, func, select
 
 from ...deps import ClockDep, CurrentUser, SessionDep
 from ...identity.models import User
+from .. import openapi
 from ..catalog import decide, place_order, validate_order
 from ..common import get_or_404, reference_maps
 from ..models import Approval, CatalogItem, GroupMember, Incident
@@ -23,7 +24,8 @@ from ..tables import REFS, TABLES, Table
 from ..validation import FIELDS, JOURNAL_FIELDS, apply, validate
 
 router = APIRouter(prefix="/api", tags=["desk"])
-WRITABLE = {"incident", "sysapproval_approver"}
+CREATABLE = ("incident",)
+WRITABLE = ("incident", "sysapproval_approver")
 MAX_LIMIT = 1000
 
 
@@ -56,8 +58,19 @@ def _invalid(label: str, errors: dict[str, str]) -> JSONResponse:
     return JSONResponse({"error": {"message": detail, "detail": errors}}, status_code=422)
 
 
-@router.get("/now/table/{table_key}")
-def table_list(table_key: str, session: SessionDep, user: CurrentUser, sysparm_query: str = "", sysparm_limit: int = 100, sysparm_offset: int = 0):
+def _tables(tables: tuple[str, ...]) -> Any:
+    """A ``table_key`` path parameter whose OpenAPI schema lists the tables the route serves."""
+    return Annotated[str, Path(json_schema_extra=openapi.table_param(tables))]
+
+
+AnyTable = _tables(openapi.ALL_TABLES)
+CreatableTable = _tables(CREATABLE)
+WritableTable = _tables(WRITABLE)
+
+
+@router.get("/now/table/{table_key}", name="list_{table_key}", summary="List records of a table (Table API)")
+def table_list(table_key: AnyTable, session: SessionDep, user: CurrentUser, sysparm_query: Annotated[str, Query(description="Encoded query, e.g. active=true^priority<=2^ORDERBYDESCopened_at")] = "",
+               sysparm_limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 100, sysparm_offset: Annotated[int, Query(ge=0)] = 0):
     table = _table(table_key)
     try:
         q = parse(table, sysparm_query)
@@ -70,8 +83,8 @@ def table_list(table_key: str, session: SessionDep, user: CurrentUser, sysparm_q
     return JSONResponse({"result": serialize(session, table, rows)}, headers={"X-Total-Count": str(total)})
 
 
-@router.get("/now/table/{table_key}/{sys_id}")
-def table_get(table_key: str, sys_id: str, session: SessionDep, user: CurrentUser):
+@router.get("/now/table/{table_key}/{sys_id}", name="get_{table_key}", summary="Get a record by sys_id (Table API)")
+def table_get(table_key: AnyTable, sys_id: str, session: SessionDep, user: CurrentUser):
     table = _table(table_key)
     rec = get_or_404(session, table.model, sys_id, table.singular)
     return {"result": serialize(session, table, [rec])[0]}
@@ -90,8 +103,9 @@ def _incident_payload(payload: Any) -> tuple[dict | None, dict | None, JSONRespo
     return data, journal, None
 
 
-@router.post("/now/table/{table_key}", status_code=201)
-def table_create(table_key: str, session: SessionDep, user: CurrentUser, clock: ClockDep, payload: Any = Body(...)):
+@router.post("/now/table/{table_key}", status_code=201, name="create_{table_key}", summary="Create a record (Table API)",
+             openapi_extra=openapi.bodies(CREATABLE, create=True))
+def table_create(table_key: CreatableTable, session: SessionDep, user: CurrentUser, clock: ClockDep, payload: Any = Body(...)):
     table = _table(table_key)
     if table_key != "incident":
         raise HTTPException(status_code=405, detail=f"Records of {table.label.lower()} cannot be created through the API." + (
@@ -107,9 +121,10 @@ def table_create(table_key: str, session: SessionDep, user: CurrentUser, clock: 
     return JSONResponse({"result": serialize(session, table, [inc])[0]}, status_code=201)
 
 
-@router.patch("/now/table/{table_key}/{sys_id}")
-@router.put("/now/table/{table_key}/{sys_id}")
-def table_update(table_key: str, sys_id: str, session: SessionDep, user: CurrentUser, clock: ClockDep, payload: Any = Body(...)):
+@router.patch("/now/table/{table_key}/{sys_id}", name="update_{table_key}", summary="Update a record's fields (Table API)",
+              openapi_extra=openapi.bodies(WRITABLE))
+@router.put("/now/table/{table_key}/{sys_id}", name="put_{table_key}", include_in_schema=False)
+def table_update(table_key: WritableTable, sys_id: str, session: SessionDep, user: CurrentUser, clock: ClockDep, payload: Any = Body(...)):
     table = _table(table_key)
     if table_key not in WRITABLE:
         raise HTTPException(status_code=405, detail=f"Records of {table.label.lower()} are read-only through the API.")
@@ -136,13 +151,15 @@ def table_update(table_key: str, sys_id: str, session: SessionDep, user: Current
     return {"result": serialize(session, table, [inc])[0]}
 
 
-@router.delete("/now/table/{table_key}/{sys_id}")
+@router.delete("/now/table/{table_key}/{sys_id}", include_in_schema=False)
 def table_delete(table_key: str, sys_id: str, user: CurrentUser):
     _table(table_key)
     raise HTTPException(status_code=405, detail="Deleting records is not allowed: cancel an incident by setting its state to Canceled.")
 
 
-@router.post("/sn_sc/servicecatalog/items/{item_id}/order_now")
+@router.post("/sn_sc/servicecatalog/items/{item_id}/order_now", name="order_catalog_item",
+             summary="Order a catalog item (Service Catalog API): variables by name, quantity, requested for",
+             openapi_extra=openapi.ORDER_BODY)
 def order_now(item_id: str, session: SessionDep, user: CurrentUser, clock: ClockDep, payload: Any = Body(default={})):
     item = get_or_404(session, CatalogItem, item_id, "catalog item")
     if not isinstance(payload, dict):
@@ -156,7 +173,7 @@ def order_now(item_id: str, session: SessionDep, user: CurrentUser, clock: Clock
     return {"result": {"sys_id": req.id, "number": req.number, "request_number": req.number, "request_id": req.id, "ritm_number": ritm.number, "ritm_id": ritm.id}}
 
 
-@router.get("/desk/lookup/{ref_key}")
+@router.get("/desk/lookup/{ref_key}", name="lookup", summary="Type-ahead search of reference fields: users, groups, configuration items")
 def lookup(ref_key: str, session: SessionDep, user: CurrentUser, q: str = "", group: int | None = None):
     ref = REFS.get(ref_key)
     if ref is None:

@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import func
 from sqlmodel import select
 
+from .. import openapi
 from ...deps import ClockDep, CurrentUser, SessionDep
 from ..compose import MODES, ComposeForm, send, validate
 from ..html import sanitize
@@ -93,7 +94,7 @@ def _addresses(value: Any) -> str:
     return str(value or "")
 
 
-@router.post("/messages/send")
+@router.post("/messages/send", openapi_extra=openapi.SEND)
 def send_message(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, payload: Any = Body(...)):
     """Send a new message, a reply (``reply_to_id``, ``reply_all``) or a forward (``forward_of_id``,
     attachments kept unless ``attachment_ids`` says otherwise). An empty subject needs
@@ -131,7 +132,7 @@ def send_message(request: Request, session: SessionDep, user: CurrentUser, clock
     return JSONResponse(get_message(session, user, sent.id), status_code=201)
 
 
-@router.post("/messages/{message_id}/move")
+@router.post("/messages/{message_id}/move", openapi_extra=openapi.MOVE)
 def move_message(session: SessionDep, user: CurrentUser, clock: ClockDep, message_id: int, payload: Any = Body(...)):
     """``{"folder": "archive"}``: a folder slug, id or name (``deleteditems`` deletes)."""
     box = box_of(session, user)
@@ -151,7 +152,7 @@ def move_message(session: SessionDep, user: CurrentUser, clock: ClockDep, messag
     return get_message(session, user, m.id)
 
 
-@router.patch("/messages/{message_id}")
+@router.patch("/messages/{message_id}", openapi_extra=openapi.UPDATE)
 def update_message(session: SessionDep, user: CurrentUser, clock: ClockDep, message_id: int, payload: Any = Body(...)):
     """Flag or mark read: ``{"is_flagged": true}``, ``{"is_read": false}``."""
     box = box_of(session, user)

@@ -1,0 +1,30 @@
+"""The mail API's request bodies in OpenAPI (the routes read raw JSON to answer in the form's words)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+ADDRESSES = {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
+             "description": "Addresses or names from the directory: a list, or one string separated by ;"}
+
+
+def _body(title: str, properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "title": title, "properties": properties, "additionalProperties": False}
+    if required:
+        schema["required"] = required
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
+
+
+SEND = _body("SendMessage", {
+    "to": ADDRESSES, "cc": ADDRESSES, "bcc": ADDRESSES,
+    "subject": {"type": "string"},
+    "body": {"type": "string", "description": "The message text (HTML allowed: formatting is kept, scripts dropped)"},
+    "reply_to_id": {"type": "integer", "description": "id of the message this replies to"},
+    "reply_all": {"type": "boolean", "description": "reply to everyone on the message (with reply_to_id)"},
+    "forward_of_id": {"type": "integer", "description": "id of the message this forwards (its attachments go along)"},
+    "attachment_ids": {"type": "array", "items": {"type": "integer"}, "description": "ids of attachments to include"},
+    "confirm_no_subject": {"type": "boolean", "description": "send even though the subject is empty"},
+    "draft_id": {"type": "integer", "description": "id of the draft this sends (the draft is removed)"},
+})
+MOVE = _body("MoveMessage", {"folder": {"type": "string", "description": "a folder's slug (inbox, archive, deleteditems...), id or name"}}, ["folder"])
+UPDATE = _body("UpdateMessage", {"is_read": {"type": "boolean"}, "is_flagged": {"type": "boolean"}})
