@@ -1,0 +1,147 @@
+"""`sandbox app`: the apps' tools from a shell (list, call, and `APP OBJECT VERB --field value`)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shlex
+from typing import Optional
+
+import typer
+
+USAGE = """sandbox app tools [APP] [--json]            list the tools
+sandbox app APP OBJECT VERB [--field value...]   e.g. sandbox app crm opportunity update --record-id 40 --stage "Closed Won"
+sandbox app call TOOL [--field value...]     call a tool by name
+sandbox app start --task TASK [--seed N]     fork a task's world; prints export lines and the instruction
+sandbox app answer TEXT / infeasible REASON  (printed for verify: pass them to `sandbox app verify`)
+sandbox app verify [--answer TEXT] [--infeasible REASON]   grade the episode named by the environment"""
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("app", rich_help_panel="Apps", context_settings={"allow_extra_args": True, "ignore_unknown_options": True}, help=USAGE)
+    def app_command(
+        ctx: typer.Context,
+        words: Optional[list[str]] = typer.Argument(None, metavar="APP OBJECT VERB | tools | call | start | verify"),
+        as_json: bool = typer.Option(False, "--json", help="JSON output (default: a table for lists, JSON otherwise)."),
+    ) -> None:
+        from ..shell_tools import ShellError
+
+        args = list(words or []) + list(ctx.args)
+        try:
+            code = asyncio.run(_run(args, as_json))
+        except ShellError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        raise typer.Exit(code)
+
+
+async def _run(args: list[str], as_json: bool) -> int:
+    from apps_web.host import create_host
+    from apps_web.tools import host_tools
+    from apps_web.world import WorldStore
+
+    from ..shell_tools import ShellError, episode_env, parse_fields, table, tool_for
+
+    positional = []
+    while args and not args[0].startswith("--"):
+        positional.append(args.pop(0))
+    if not positional:
+        raise ShellError("say what to do:\n" + USAGE)
+    store = WorldStore()
+    host = create_host(store)
+    tools = {t.name: t for t in host_tools(host)}
+    head = positional[0]
+    if head == "tools":
+        shown = [t for t in tools.values() if len(positional) < 2 or t.app == positional[1]]
+        if as_json:
+            typer.echo(json.dumps([t.describe() for t in shown], indent=2))
+        else:
+            for t in shown:
+                typer.echo(f"{t.name:40} {t.description}")
+        return 0
+    if head == "start":
+        return await _start(host, parse_fields(args))
+    if head == "verify":
+        return await _verify(host, parse_fields(args), as_json)
+    if head == "call":
+        if len(positional) != 2:
+            raise ShellError("usage: sandbox app call TOOL [--field value...]")
+        tool = tools.get(positional[1])
+        if tool is None:
+            raise ShellError(f"no tool {positional[1]!r} (`sandbox app tools` lists them)")
+    elif len(positional) == 3:
+        tool = tool_for(tools, *positional)
+    else:
+        raise ShellError("usage: sandbox app APP OBJECT VERB [--field value...]\n" + USAGE)
+    from sandbox.tool_episode import ToolEpisode
+
+    world_id, persona = episode_env()
+    episode = ToolEpisode.attach(host, store.get(world_id), persona)
+    try:
+        result = await episode.call(tool.name, parse_fields(args))
+    finally:
+        await episode.close()
+    if not result.ok:
+        typer.echo(f"error ({result.status}): {result.text()}", err=True)
+        return 1
+    typer.echo(json.dumps(result.data, indent=2, ensure_ascii=False, default=str) if as_json else table(result.data))
+    return 0
+
+
+def _spec(fields: dict, env: dict | None = None):  # noqa: ANN001, ANN202
+    import os
+
+    from tasks.registry import TaskRegistry
+
+    from ..shell_tools import ENV_SEED, ENV_TASK, ShellError
+
+    task = fields.get("task") or os.environ.get(ENV_TASK)
+    if not task:
+        raise ShellError("which task? give --task TASK (or set SANDBOX_TASK)")
+    seed = int(fields.get("seed", os.environ.get(ENV_SEED, 0)))
+    registry = TaskRegistry()
+    try:
+        return registry.get(registry.resolve_id(str(task)), seed), seed
+    except KeyError as exc:
+        raise ShellError(str(exc.args[0] if exc.args else exc)) from None
+
+
+async def _start(host, fields: dict) -> int:  # noqa: ANN001
+    from sandbox.tool_episode import ToolEpisode
+
+    from ..shell_tools import ENV_PERSONA, ENV_SEED, ENV_START, ENV_TASK, ENV_WORLD
+
+    spec, seed = _spec(fields)
+    episode = await ToolEpisode.open(host, spec)
+    episode.keep_world = True
+    await episode.close()
+    exports = {ENV_WORLD: episode.world.id, ENV_PERSONA: episode.username or "", ENV_TASK: spec.id, ENV_SEED: str(seed), ENV_START: str(episode._start_seq)}
+    for k, v in exports.items():
+        typer.echo(f"export {k}={shlex.quote(v)}")
+    typer.echo("# " + spec.instruction.strip().replace("\n", "\n# "))
+    return 0
+
+
+async def _verify(host, fields: dict, as_json: bool) -> int:  # noqa: ANN001
+    import os
+
+    from sandbox.tool_episode import ToolEpisode
+
+    from ..shell_tools import ENV_START, episode_env
+
+    spec, _seed = _spec(fields)
+    world_id, persona = episode_env()
+    episode = ToolEpisode.attach(host, host.state.store.get(world_id), persona)
+    episode.spec = spec
+    episode._start_seq = int(os.environ.get(ENV_START, "0"))
+    if fields.get("answer") is not None:
+        episode.submit_answer(str(fields["answer"]))
+    if fields.get("infeasible") is not None:
+        episode.report_infeasible(str(fields["infeasible"]))
+    verdict = await episode.verify()
+    await episode.close()
+    if as_json:
+        typer.echo(json.dumps(verdict.model_dump(mode="json"), indent=2))
+    else:
+        typer.echo(f"{'PASSED' if verdict.passed else 'FAILED'} score {verdict.score:.2f}: {verdict.reason}")
+    return 0 if verdict.passed else 1

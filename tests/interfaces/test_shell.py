@@ -1,0 +1,49 @@
+"""The shell CLI: a task started, worked and graded from a terminal, as a shell agent would."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TASK = "crm.opportunity-close-won"
+
+
+def test_a_shell_agent_starts_works_and_grades_a_task(tmp_path, registry) -> None:  # noqa: ANN001
+    from tests.conftest import TEMPLATES
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "templates").symlink_to(TEMPLATES, target_is_directory=True)
+    env = {**os.environ, "SANDBOX_HOME": str(home), "PYTHONPATH": str(ROOT)}
+
+    def app(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "sandbox.cli", "app", *args], env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+    started = app("start", "--task", TASK, "--seed", "1")
+    assert started.returncode == 0, started.stderr
+    for line in started.stdout.splitlines():
+        if line.startswith("export "):
+            key, _, value = line[len("export "):].partition("=")
+            env[key] = shlex.split(value)[0] if value else ""
+    assert env["SANDBOX_WORLD"] and env["SANDBOX_PERSONA"] and "Closed Won" in started.stdout
+    spec = registry.get(TASK, 1)
+    opp = spec.params["opp"]
+
+    assert app("verify").returncode == 1  # nothing done yet
+    listed = app("crm", "opportunity", "list", "--q", opp["name"])
+    assert listed.returncode == 0 and opp["name"][:30] in listed.stdout and "(1 of 1)" in listed.stdout
+    wrong = app("crm", "opportunity", "update", "--record-id", str(opp["id"]), "--stage", "Won")
+    assert wrong.returncode == 1 and "stage" in wrong.stderr
+    unknown = app("crm", "opportunity", "close")
+    assert unknown.returncode == 2 and "crm_update_opportunity" in unknown.stderr
+    done = app("crm", "opportunity", "update", "--record-id", str(opp["id"]), "--stage", "Closed Won", "--json")
+    assert done.returncode == 0 and '"stage": "Closed Won"' in done.stdout
+    graded = app("verify")
+    assert graded.returncode == 0 and graded.stdout.startswith("PASSED score 1.00"), graded.stdout + graded.stderr
+    no_episode = subprocess.run([sys.executable, "-m", "sandbox.cli", "app", "crm", "account", "list"], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                                env={k: v for k, v in env.items() if k != "SANDBOX_WORLD"})
+    assert no_episode.returncode == 2 and "SANDBOX_WORLD" in no_episode.stderr
