@@ -31,11 +31,12 @@ from .registry import AppSpec
 from .signon import sign_on_router, signed_out_redirect
 from .ui import STATIC_DIR, STATIC_PREFIX, make_environment, make_templates
 from .world import WorldStore
-from .worlds import WORLD_HEADER, InvalidWorldId, UnknownWorld, WorldResolver
+from .worlds import INTERFACES_HEADER, WORLD_HEADER, InvalidWorldId, UnknownWorld, WorldResolver
 
 Scope = dict[str, Any]
 ASGIApp = Callable[[Scope, Callable, Callable], Awaitable[None]]
 PORTAL_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]", "::1"})
+API_PREFIX = "/api/"
 NO_WORLD_PATHS = ("/_ui/static/", "/static/", "/healthz", "/favicon.ico")
 
 
@@ -135,6 +136,10 @@ class Host:
         state = scope.setdefault("state", {})
         state["world"] = None
         episode = WORLD_HEADER in headers
+        if episode and _api_page_refused(headers, scope.get("path", "/")):
+            await self._error(scope, send, 403, "Not available in this task",
+                              "This task is worked through the app's pages: its API cannot be opened in the browser.")
+            return
         state["episode"] = episode
         if not scope.get("path", "/").startswith(NO_WORLD_PATHS):
             world_id = headers.get(WORLD_HEADER)
@@ -185,6 +190,14 @@ class Host:
             body, ctype = html.encode(), b"text/html; charset=utf-8"
         await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", ctype), (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
+
+
+def _api_page_refused(headers: dict[str, str], path: str) -> bool:
+    """An episode without tools navigating the browser to an API address."""
+    if not path.startswith(API_PREFIX) or headers.get("sec-fetch-mode") != "navigate":
+        return False
+    interfaces = {i.strip() for i in headers.get(INTERFACES_HEADER, "gui").split(",")}
+    return "tools" not in interfaces
 
 
 def _hostname(host: str) -> str:

@@ -239,6 +239,15 @@ def _tools_of_operation(app: str, method: str, path: str, op: dict[str, Any], co
     return tools
 
 
+def app_tools(spec: Any) -> list[Tool]:
+    """The tools of one app (an ``AppSpec``), from its router alone: no host, no world."""
+    from fastapi import FastAPI
+
+    app = FastAPI(title=spec.title)
+    app.include_router(spec.router())
+    return tools_from_openapi(spec.name, app.openapi())
+
+
 def host_tools(host: Any, apps: list[str] | tuple[str, ...] | None = None) -> list[Tool]:
     """Every tool of the host's apps (or of ``apps``), in app then name order."""
     out: list[Tool] = []
@@ -320,11 +329,13 @@ class ToolSession:
         self.world_id = world_id
         self._token = token
         self._port = ""
+        self._origin = "http://testserver"  # in process: any origin, the Host header picks the app
         if base_url is not None:
-            m = re.match(r"^https?://[^/:]+(:\d+)?/?$", base_url)
+            m = re.match(r"^(https?://[^/:]+)(:\d+)?/?$", base_url)
             if not m:
                 raise ValueError(f"base URL {base_url!r}: expected http://HOST[:PORT]")
-            self._port = m.group(1) or ""
+            # Connect to the host as given; <app>.localhost names need not resolve outside a browser.
+            self._origin, self._port = m.group(1) + (m.group(2) or ""), m.group(2) or ""
         transport = httpx.ASGITransport(app=host) if host is not None else None
         self._client = httpx.AsyncClient(transport=transport, timeout=CALL_TIMEOUT, follow_redirects=False)
         self._local = host is not None
@@ -335,8 +346,8 @@ class ToolSession:
         token = session_cookie(host.state.secret, username, world_id) if username else None
         return cls(host_tools(host, apps), world_id=world_id, token=token, host=host)
 
-    def _url(self, app: str, path: str) -> str:
-        return f"http://{app}.localhost{self._port}{path}"
+    def _url(self, path: str) -> str:
+        return f"{self._origin}{path}"
 
     async def call(self, name: str, arguments: dict[str, Any] | None = None) -> ToolResult:
         tool = self.tools.get(name)
@@ -348,12 +359,12 @@ class ToolSession:
             method, path, query, body = tool.request(arguments or {})
         except ToolError as exc:
             return ToolResult(tool=name, ok=False, status=400, error=str(exc))
-        headers = {WORLD_HEADER: self.world_id, "Accept": "application/json"}
+        headers = {WORLD_HEADER: self.world_id, "Accept": "application/json", "Host": f"{tool.app}.localhost{self._port}"}
         if self._token:
             headers["Cookie"] = f"{SESSION_COOKIE}={self._token}"
         try:
             response = await self._client.request(
-                method, self._url(tool.app, path), params=query or None, headers=headers,
+                method, self._url(path), params=query or None, headers=headers,
                 json=body if body is not None else None,
             )
         except httpx.HTTPError as exc:
@@ -371,4 +382,4 @@ class ToolSession:
         await self._client.aclose()
 
 
-__all__ = ["Tool", "ToolError", "ToolResult", "ToolSession", "host_tools", "tools_from_openapi"]
+__all__ = ["Tool", "ToolError", "ToolResult", "ToolSession", "app_tools", "host_tools", "tools_from_openapi"]

@@ -12,6 +12,9 @@ from sqlalchemy import Engine
 from .world import InvalidWorldId, UnknownWorld, WorldClock, WorldMeta, WorldStore, engine_for, read_meta, validate_world_id
 
 WORLD_HEADER = "x-sandbox-world"
+# How an episode may work ("gui", "tools" or both, comma-separated); without "tools", the host
+# refuses to show API responses as pages (an agent typing /api/... into the address bar).
+INTERFACES_HEADER = "x-sandbox-interfaces"
 
 
 @dataclass(frozen=True)

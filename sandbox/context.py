@@ -26,7 +26,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from apps_web.identity import browser_cookies
-from apps_web.worlds import WORLD_HEADER
+from apps_web.worlds import INTERFACES_HEADER, WORLD_HEADER
 
 from .settle import TRACKER_JS
 
@@ -190,9 +190,12 @@ async def prepare_context(
     return EpisodeContext(context=context, page=page, watch=watch, blocked=blocked, clock=pinned)
 
 
-async def bind_context(ec: EpisodeContext, host: AppHost, world: World, username: str | None, settings: BrowserSettings) -> None:
-    """Bind a prepared context to its episode: the world header, the persona's cookies, the world clock."""
-    jobs = [ec.context.set_extra_http_headers({WORLD_HEADER: world.id})]
+async def bind_context(ec: EpisodeContext, host: AppHost, world: World, username: str | None, settings: BrowserSettings,
+                       interfaces: tuple[str, ...] = ("gui",)) -> None:
+    """Bind a prepared context to its episode: the world and interface headers, the persona's cookies,
+    the world clock. An episode without tools gets no API pages in its address bar (the host refuses them)."""
+    headers = {WORLD_HEADER: world.id, INTERFACES_HEADER: ",".join(interfaces)}
+    jobs = [ec.context.set_extra_http_headers(headers)]
     if username:
         jobs.append(ec.context.add_cookies(browser_cookies(host.secret, username, world.id, host.port, host.app_names)))
     if settings.pin_clock and ec.clock != _utc(world.clock.now):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -74,6 +75,31 @@ def _fork(runtime: Runtime, spec: EpisodeSpec) -> tuple[World, str | None]:
         raise
 
 
+TOOL_RESULT_CHARS = 1_000_000  # obs["tool_result"] (info["tool_result"] keeps the whole result)
+# Actions that need neither interface: reading the screen, waiting, and ending the episode.
+NEUTRAL_ACTIONS = frozenset({"screenshot", "wait", "answer", "report_infeasible"})
+
+
+def interface_error(spec: EpisodeSpec, action: str) -> str | None:
+    """Why ``action`` is not allowed by the task's interfaces (None if it is)."""
+    if action == "tool_call":
+        if not spec.allows_tools:
+            return "This task is worked through the apps' screens: tool calls are not available (the task's interfaces: gui)."
+        return None
+    if action not in NEUTRAL_ACTIONS and not spec.allows_gui:
+        return f"This task is worked through the apps' tools: {action} is not available (use tool_call; the task's interfaces: tools)."
+    return None
+
+
+@lru_cache(maxsize=8)
+def tools_of(apps: tuple[str, ...]) -> tuple[Any, ...]:
+    """The tools of these installed apps (derived once per process from their API documents)."""
+    from apps_web import registry
+    from apps_web.tools import app_tools
+
+    return tuple(t for spec in registry.discover() if spec.name in apps for t in app_tools(spec))
+
+
 def verify_context_fields(episode: Episode, final_user: str | None = None) -> dict[str, Any]:
     """Fields of ``verifiers.VerifyContext`` for the episode's end (used by ``Episode.verify``)."""
     from apps_web import registry
@@ -132,6 +158,7 @@ class Episode:
     _progress: float = 0.0
     _reached: list[str] = field(default_factory=list)
     _first_reached: dict[str, int] = field(default_factory=dict)
+    _tools: Any = None  # the episode's ToolSession, opened on its first tool call
 
     # -- creation ------------------------------------------------------------------------------------
     @classmethod
@@ -159,7 +186,7 @@ class Episode:
         world, username = await asyncio.to_thread(_fork, runtime, spec)
         try:
             t_world = time.perf_counter()
-            ec = await runtime.context_for(world, username, settings, spec.app)
+            ec = await runtime.context_for(world, username, settings, spec.app, spec.interfaces)
         except BaseException:
             runtime.store.drop(world)
             runtime.refill(settings, spec.app)
@@ -282,7 +309,9 @@ class Episode:
             error = str(exc)
         except Exception as exc:  # anything else that cannot be read as an action
             error = f"could not read the action: {exc}"
-        if parsed is not None and self.observe.size is not None:
+        if parsed is not None:
+            error = interface_error(self.spec, parsed.action)
+        if parsed is not None and error is None and self.observe.size is not None:
             error = out_of_screen(parsed, self.screen_size)
             if error is None:
                 fx, fy = self.scale
@@ -292,7 +321,12 @@ class Episode:
         result = ExecResult(error=error)
         settled: SettleResult | None = None
         png: bytes | None = None
-        if parsed is not None and error is None:
+        tool_result: Any = None
+        if parsed is not None and error is None and parsed.action == "tool_call":
+            tool_result = await self._call_tool(parsed.name, parsed.arguments)
+            result = ExecResult(error=None if tool_result.ok else f"tool_call {parsed.name}: {tool_result.text()}")
+            t_act = time.perf_counter()
+        elif parsed is not None and error is None:
             mark = self.watch.mark()
             pages_before = len(self._new_pages)
             result = await self.executor.run(self.page, parsed, self.budget.action)
@@ -318,7 +352,7 @@ class Episode:
             self.truncated = True
         self.last_error = result.error
 
-        obs, extra = await self._observe(settled, result, png)
+        obs, extra = await self._observe(settled, result, png, tool_result)
         t_obs = time.perf_counter()
 
         info: dict[str, Any] = {
@@ -329,11 +363,16 @@ class Episode:
             "blocked_requests": self.blocked.drain(),
             **extra,
         }
+        if tool_result is not None:
+            info["tool_result"] = tool_result.as_dict()
         if result.cut:
             info["cut"] = True
         if settled is not None and settled.timed_out:
             info["settle"] = "; ".join(settled.detail)
-        self.trajectory.append({"step": self.steps, "action": info["action"], "url": obs["url"], "error": result.error})
+        line = {"step": self.steps, "action": info["action"], "url": obs["url"], "error": result.error}
+        if tool_result is not None:
+            line["tool_result"] = tool_result.as_dict()
+        self.trajectory.append(line)
         reward = 0.0
         if self.done:
             self.verdict = await self.verify()
@@ -400,7 +439,7 @@ class Episode:
 
     # -- observing -----------------------------------------------------------------------------------
     async def _observe(
-        self, settled: SettleResult | None, result: ExecResult | None, png: bytes | None = None,
+        self, settled: SettleResult | None, result: ExecResult | None, png: bytes | None = None, tool_result: Any = None,
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         opts = self.observe
         watch = self.watch
@@ -443,6 +482,9 @@ class Episode:
             "instruction": self.spec.instruction,
             "last_action_error": self.last_error or "",
         }
+        if opts.tools:
+            text = tool_result.text() if tool_result is not None else ""
+            obs["tool_result"] = text if len(text) <= TOOL_RESULT_CHARS else text[: TOOL_RESULT_CHARS - 40] + " ... (truncated: ask for fewer rows)"
         if opts.screenshot == "none":
             del obs["screenshot"]
         if opts.wants_elements:
@@ -495,10 +537,25 @@ class Episode:
         except Exception as exc:
             return Verdict(passed=False, score=0.0, reason=f"the verifier failed: {type(exc).__name__}: {exc}")
 
+    async def _call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
+        """One tool call as the persona in this episode's world, through the episode's app host."""
+        if self._tools is None:
+            from apps_web.identity.session import session_cookie
+            from apps_web.tools import ToolSession
+
+            host = self.runtime.host
+            token = session_cookie(host.secret, self.username, self.world.id) if self.username else None
+            self._tools = ToolSession(list(tools_of(tuple(s.name for s in host.apps))), world_id=self.world.id, token=token,
+                                      base_url=f"http://localhost:{host.port}")
+        return await self._tools.call(name, arguments)
+
     async def close(self) -> None:
         if self._closed:
             return
         self._closed = True
+        if self._tools is not None:
+            await self._tools.aclose()
+            self._tools = None
         if self._db is not None:
             self._db.close()
             self._db = None

@@ -39,7 +39,7 @@ from .runtime import Runtime
 from .settle import SettleBudget
 from .spec import DEFAULT_MAX_STEPS, DEFAULT_ROLE, EpisodeSpec, TaskSource, free_spec
 
-TEXT_LIMITS = {"url": 8192, "title": 4096, "instruction": 65536, "last_action_error": 16384, "axtree": 2_000_000}
+TEXT_LIMITS = {"url": 8192, "title": 4096, "instruction": 65536, "last_action_error": 16384, "axtree": 2_000_000, "tool_result": 1_000_000}
 ACTION_MAX_CHARS = 65536
 _SAMPLE_CHARSET = string.ascii_letters + string.digits + " {}[]:,\"'_-."
 
@@ -71,6 +71,8 @@ def observation_space(observe: ObserveOptions, viewport: tuple[int, int]) -> spa
         fields[name] = UnicodeText(TEXT_LIMITS[name])
     if observe.axtree:
         fields["axtree"] = UnicodeText(TEXT_LIMITS["axtree"])
+    if observe.tools:
+        fields["tool_result"] = UnicodeText(TEXT_LIMITS["tool_result"])
     return spaces.Dict(fields)
 
 
@@ -100,6 +102,7 @@ class SandboxEnv(gym.Env):
         screenshot_size: tuple[int, int] | None = None,
         axtree: bool = False,
         marks: bool = False,
+        tools: bool = False,
         settings: BrowserSettings | None = None,
         budget: SettleBudget | None = None,
         runtime: Runtime | None = None,
@@ -112,7 +115,7 @@ class SandboxEnv(gym.Env):
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
-        observe = observe or ObserveOptions(size=screenshot_size, axtree=axtree, marks=marks)
+        observe = observe or ObserveOptions(size=screenshot_size, axtree=axtree, marks=marks, tools=tools)
         if observe.screenshot != "array":
             raise ValueError("the gymnasium env observes screenshots as arrays; use AsyncSandboxEnv for PNG bytes")
         settings = settings or BrowserSettings()

@@ -42,12 +42,15 @@ class ObserveOptions:
     ``screenshot``: "array" (HxWx3 uint8), "png" (bytes) or "none". ``size``: (width, height) of the
     screenshot the agent sees, if different from the viewport. ``axtree``: the accessibility tree as
     text (``obs["axtree"]``). ``marks``: the set-of-marks element list (``info["elements"]``).
+    ``tools``: the last tool call's result as text (``obs["tool_result"]``, empty after other actions;
+    ``info["tool_result"]`` has it whatever this says).
     """
 
     screenshot: ScreenshotMode = "array"
     size: tuple[int, int] | None = None
     axtree: bool = False
     marks: bool = False
+    tools: bool = False
     fast_png: bool = True  # CDP optimizeForSpeed: cheaper PNG encoding, slightly larger files
 
     def __post_init__(self) -> None:

@@ -145,6 +145,7 @@ class Runtime:
     # -- contexts ----------------------------------------------------------------------------------------
     async def context_for(
         self, world: World, username: str | None, settings: BrowserSettings, app: str | None = None,
+        interfaces: tuple[str, ...] = ("gui",),
     ) -> EpisodeContext:
         """A never used context bound to ``world`` and ``username``: a prepared spare if one is ready.
 
@@ -165,7 +166,7 @@ class Runtime:
         if ec is None:
             ec = await prepare_context(self.browser, self.host, settings, self.blackhole, world.clock.now)
         try:
-            await bind_context(ec, self.host, world, username, settings)
+            await bind_context(ec, self.host, world, username, settings, interfaces)
         except BaseException:
             await ec.close()
             raise

@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
 DEFAULT_MAX_STEPS = 100
 # The role free-form episodes sign in as: the start app's own default (AppSpec.default_role).
 DEFAULT_ROLE = "@app"
+INTERFACES = ("gui", "tools")  # how an agent may work: the apps' screens, their tools
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ class EpisodeSpec:
     params: dict[str, Any] = field(default_factory=dict)
     metadata: dict[str, Any] = field(default_factory=dict)
     track_progress: bool = False  # grade after every world-changing step (ordered milestones need it)
+    interfaces: tuple[str, ...] = ("gui",)  # "gui" (screens, mouse, keyboard), "tools" (the apps' tools), or both
     reseed: Callable[[int], EpisodeSpec] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -70,6 +72,18 @@ class EpisodeSpec:
             raise ValueError(f"EpisodeSpec.max_steps must be a positive integer, got {self.max_steps!r}")
         if not isinstance(self.seed, int) or self.seed < 0:
             raise ValueError(f"EpisodeSpec.seed must be a non-negative integer, got {self.seed!r}")
+        interfaces = tuple(self.interfaces) if not isinstance(self.interfaces, str) else (self.interfaces,)
+        if not interfaces or set(interfaces) - set(INTERFACES):
+            raise ValueError(f"EpisodeSpec.interfaces must be some of {', '.join(INTERFACES)}, got {self.interfaces!r}")
+        object.__setattr__(self, "interfaces", interfaces)
+
+    @property
+    def allows_tools(self) -> bool:
+        return "tools" in self.interfaces
+
+    @property
+    def allows_gui(self) -> bool:
+        return "gui" in self.interfaces
 
     def with_seed(self, seed: int | None) -> EpisodeSpec:
         if seed is None or seed == self.seed:
@@ -113,13 +127,14 @@ def free_spec(
     seed: int = 0,
     max_steps: int = DEFAULT_MAX_STEPS,
     setup: Callable[[World], None] | None = None,
+    interfaces: tuple[str, ...] = INTERFACES,
 ) -> EpisodeSpec:
     """A free-form episode: an app (default: the first installed), a start page and an instruction,
-    no verifier (reward 0)."""
+    no verifier (reward 0); the screens and the tools both work."""
     app = app or default_app()
     return EpisodeSpec(
         id=f"{app}.free", app=app, start_url=start_url, instruction=instruction, persona=persona,
-        role=role, seed=seed, max_steps=max_steps, setup=setup,
+        role=role, seed=seed, max_steps=max_steps, setup=setup, interfaces=interfaces,
     )
 
 

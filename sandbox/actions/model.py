@@ -8,6 +8,7 @@ argument is an error, never a silently ignored value.
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, ClassVar, Literal, Union
 
 from pydantic import (
@@ -43,6 +44,7 @@ MAX_TEXT_CHARS = 65536  # fill_element text, answer, report_infeasible, option v
 MAX_URL_CHARS = 8192
 MAX_ELEMENT_ID_CHARS = 64
 MAX_OPTIONS = 100  # options chosen by one select_option
+MAX_TOOL_NAME_CHARS = 64
 DEFAULT_ACTION_SECONDS = 30.0  # an action still running after this is cut (the env's budget may differ)
 
 LIMITS: dict[str, str] = {
@@ -414,6 +416,23 @@ class Answer(BaseAction):
     examples = ({"action": "answer", "text": "The opportunity is now Closed Won."},)
 
 
+class ToolCall(BaseAction):
+    """Call one of the apps' tools by name (where the task allows tools); the result comes back in
+    the observation's ``tool_result`` and in ``info["tool_result"]``."""
+
+    action: Literal["tool_call"] = "tool_call"
+    name: Annotated[str, Field(min_length=1, max_length=MAX_TOOL_NAME_CHARS)]
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    examples = ({"action": "tool_call", "name": "crm_update_opportunity", "arguments": {"record_id": 40, "stage": "Closed Won"}},)
+
+    @field_validator("arguments")
+    @classmethod
+    def _size(cls, v: dict[str, Any]) -> dict[str, Any]:
+        if len(json.dumps(v, default=str)) > MAX_TEXT_CHARS:
+            raise ValueError(f"the arguments take at most {MAX_TEXT_CHARS} characters as JSON")
+        return v
+
+
 class ReportInfeasible(BaseAction):
     """Finish the episode saying the task cannot be done, and why."""
 
@@ -426,7 +445,7 @@ _CLASSES: tuple[type[BaseAction], ...] = (
     LeftClick, RightClick, MiddleClick, DoubleClick, TripleClick, MouseMove, LeftClickDrag,
     LeftMouseDown, LeftMouseUp, Scroll, Type, Key, HoldKey, Wait, Screenshot, CursorPosition, Zoom,
     Goto, Back, Forward, ClickElement, FillElement, SelectOption, HoverElement, FocusElement,
-    Answer, ReportInfeasible,
+    Answer, ReportInfeasible, ToolCall,
 )  # fmt: skip
 
 Action = Annotated[Union[_CLASSES], Field(discriminator="action")]  # type: ignore[valid-type]
