@@ -19,6 +19,7 @@ from .model import (
     MAX_COORDINATE,
     MAX_SCROLL_AMOUNT,
     BaseAction,
+    ToolCall,
     CursorPosition,
     DoubleClick,
     HoldKey,
@@ -190,7 +191,8 @@ def from_anthropic_tool(
     name: str, input: dict[str, Any], *, screen: tuple[int, int] | None = None,
 ) -> BaseAction | list[BaseAction]:
     """A tool call by name: ``computer``, one member tool per computer action (``left_click`` with
-    ``{"coordinate": [x, y]}``), or a canonical extra action (``goto`` with ``{"url": ...}``)."""
+    ``{"coordinate": [x, y]}``), a canonical extra action (``goto`` with ``{"url": ...}``), or else one
+    of the apps' tools (``crm_update_opportunity``: a ``tool_call``; the episode says if it is unknown)."""
     if not isinstance(name, str):
         raise ActionError(f"a tool name must be a string, got {_short(name)}")
     if not isinstance(input, dict):
@@ -201,12 +203,11 @@ def from_anthropic_tool(
         raise ActionError(f"tool {name!r} was called with action {input['action']!r}; drop 'action' or make them match")
     if name in ANTHROPIC_ARGUMENTS:
         return from_anthropic({**input, "action": name}, screen=screen)
+    if name == "tool_call":
+        return parse_action({**input, "action": name})
     if name in ACTION_TYPES:
         return parse_action({**input, "action": name})
-    raise ActionError(
-        f"unknown tool {name!r}; use 'computer', one of {', '.join(ANTHROPIC_ACTIONS)}, "
-        f"or one of {', '.join(n for n in ACTION_TYPES if n not in ANTHROPIC_ARGUMENTS)}"
-    )
+    return parse_action({"action": "tool_call", "name": name, "arguments": input})
 
 
 def to_anthropic(action: BaseAction) -> dict[str, Any]:
@@ -248,5 +249,7 @@ def to_anthropic_tool(action: BaseAction) -> tuple[str, dict[str, Any]]:
     action = parse_action(action)
     if action.action in ANTHROPIC_ARGUMENTS:
         return "computer", to_anthropic(action)
+    if isinstance(action, ToolCall):  # an app's tool is offered to the model under its own name
+        return action.name, dict(action.arguments)
     args = action.model_dump(mode="json", exclude_defaults=True)
     return action.action, args

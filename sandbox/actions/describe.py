@@ -25,7 +25,9 @@ _GROUPS = (
     ("Browser", {"goto", "back", "forward"}),
     ("Elements (by id from the accessibility tree or set-of-marks list)", ELEMENT_ACTIONS),
     ("Finishing the episode", {"answer", "report_infeasible"}),
+    ("The apps' tools (where the task allows them; the tools are listed separately)", {"tool_call"}),
 )
+TOOL_ACTIONS = frozenset({"tool_call"})
 _KEYS_NOTE = (
     "Keys use xdotool names (Return, Tab, Escape, BackSpace, Delete, Page_Down, Up, F5, space, minus) or "
     f"single characters, joined with '+' for combos (ctrl+a, shift+Tab); modifiers are {', '.join(MODIFIERS)}."
@@ -52,7 +54,7 @@ def _example(cls: type[BaseAction]) -> BaseAction:
     return parse_action(cls.examples[0])
 
 
-def _canonical(elements: bool) -> str:
+def _canonical(elements: bool, tools: bool) -> str:
     lines = [
         'Reply with one JSON object per action; its "action" field names the action. Coordinates are '
         "integer pixels of the screenshot, (0, 0) at the top-left; omit x and y to act at the mouse position. "
@@ -63,7 +65,7 @@ def _canonical(elements: bool) -> str:
         entries = [
             f"- {signature(name)}: {_doc(cls)}\n  e.g. {json.dumps(cls.examples[0])}"
             for name, cls in ACTION_TYPES.items()
-            if _group_of(name) == title and (elements or name not in ELEMENT_ACTIONS)
+            if _group_of(name) == title and (elements or name not in ELEMENT_ACTIONS) and (tools or name not in TOOL_ACTIONS)
         ]
         if entries:
             lines += ["", f"{title}:", *entries]
@@ -97,7 +99,7 @@ def _provider(style: str, elements: bool) -> str:
         )
     lines, extra = [head, ""], []
     for name, cls in ACTION_TYPES.items():
-        if name in ELEMENT_ACTIONS and not elements:
+        if name in ELEMENT_ACTIONS and not elements or name in TOOL_ACTIONS:  # app tools are offered under their own names
             continue
         try:
             native = convert(_example(cls))
@@ -135,13 +137,15 @@ def _browsergym(elements: bool) -> str:
     return "\n".join(lines)
 
 
-def describe_action_space(style: Style = "canonical", elements: bool = True) -> str:
+def describe_action_space(style: Style = "canonical", elements: bool = True, tools: bool = False) -> str:
     """Prompt text listing every action of the given dialect, its arguments and an example.
 
-    ``elements=False`` leaves out the element-id actions, for agents that see only screenshots.
+    ``elements=False`` leaves out the element-id actions, for agents that see only screenshots;
+    ``tools=True`` adds the canonical ``tool_call`` (in the vendors' dialects an app's tool is a tool
+    of its own name, defined from ``apps_web.tools``).
     """
     if style == "canonical":
-        text = _canonical(elements)
+        text = _canonical(elements, tools)
     elif style in ("anthropic", "openai"):
         text = _provider(style, elements)
     elif style == "browsergym":

@@ -23,6 +23,7 @@ from .model import (
     SCROLL_PIXELS_PER_CLICK,
     Back,
     BaseAction,
+    ToolCall,
     DoubleClick,
     Forward,
     Key,
@@ -93,14 +94,16 @@ def _from_openai(call_or_action: dict[str, Any]) -> list[BaseAction]:
 
 def _from_function_call(item: dict[str, Any]) -> BaseAction:
     name, raw = item.get("name"), item.get("arguments", "{}")
-    if not isinstance(name, str) or name not in ACTION_TYPES:
-        raise ActionError(f"unknown function {_short(name)}; callable actions: {', '.join(ACTION_TYPES)}")
+    if not isinstance(name, str) or not name:
+        raise ActionError(f"a function call needs a name, got {_short(name)}; callable actions: {', '.join(ACTION_TYPES)} or an app's tool")
     try:
         args = json.loads(raw) if isinstance(raw, str) else raw
     except json.JSONDecodeError as exc:
         raise ActionError(f"arguments of {name} are not valid JSON ({exc.msg} at column {exc.colno})") from None
     if not isinstance(args, dict):
         raise ActionError(f"arguments of {name} must be a JSON object, got {args!r}")
+    if name not in ACTION_TYPES:  # one of the apps' tools (the episode says if it is unknown)
+        return parse_action({"action": "tool_call", "name": name, "arguments": args})
     return parse_action({**args, "action": name})
 
 
@@ -232,5 +235,7 @@ def to_openai(action: BaseAction) -> dict[str, Any]:
 def to_openai_function_call(action: BaseAction, call_id: str = "call_0") -> dict[str, Any]:
     """A canonical action as a ``function_call`` item (for the actions OpenAI's computer tool lacks)."""
     action = parse_action(action)
+    if isinstance(action, ToolCall):  # an app's tool is a function of its own name
+        return {"type": "function_call", "call_id": call_id, "name": action.name, "arguments": json.dumps(action.arguments)}
     args = action.model_dump(mode="json", exclude_defaults=True)
     return {"type": "function_call", "call_id": call_id, "name": action.action, "arguments": json.dumps(args)}

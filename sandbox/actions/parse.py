@@ -129,6 +129,6 @@ def parse_action(obj: Any) -> BaseAction:
         raise ActionError(_explain(name, exc)) from None
 
 
-def build(name: str, **arguments: Any) -> BaseAction:
+def build(name: str, /, **arguments: Any) -> BaseAction:
     """Construct an action by name, with the same checks and messages as :func:`parse_action`."""
     return parse_action({"action": name, **arguments})

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from sandbox.actions import (
+    ToolCall,
     ACTION_TYPES,
     ActionError,
     Answer,
@@ -112,14 +113,14 @@ def test_function_call_items_reach_the_extra_actions():
     assert from_openai(to_openai_function_call(Answer(text="done"))) == [Answer(text="done")]
     with pytest.raises(ActionError, match="not valid JSON"):
         from_openai({"type": "function_call", "name": "goto", "arguments": "{url"})
-    with pytest.raises(ActionError, match="unknown function 'shell'"):
-        from_openai({"type": "function_call", "name": "shell", "arguments": "{}"})
+    call = {"type": "function_call", "name": "desk_get_incident", "arguments": '{"sys_id": 4}'}
+    assert from_openai(call) == [ToolCall(name="desk_get_incident", arguments={"sys_id": 4})]  # an app's tool
 
 
 NO_OPENAI_FORM = {
     "triple_click", "left_mouse_down", "left_mouse_up", "hold_key", "cursor_position", "zoom", "goto",
     "back", "forward", "click_element", "fill_element", "select_option", "hover_element", "focus_element",
-    "answer", "report_infeasible",
+    "answer", "report_infeasible", "tool_call",
 }  # fmt: skip
 EXAMPLES = [parse_action(e) for cls in ACTION_TYPES.values() for e in cls.examples]
 
