@@ -26,6 +26,9 @@ MAX_MACRO_DEPTH = 8
 DEFAULT_FINAL_ANSWER = "Done."
 
 
+TOOL_ORACLE = "tool-oracle"  # the solution name of a task's oracle in tool calls
+
+
 @dataclass
 class Solution:
     """A resolved solution: GUI steps (the player resolves their targets on the live page), or
@@ -58,6 +61,7 @@ class TaskInstance:
     oracle: Solution
     near_misses: list[Solution]
     volatile: tuple[str, ...] = ()
+    tool_oracle: Solution | None = None  # the oracle in tool calls, for a task that allows screens and tools
 
     @property
     def id(self) -> str:
@@ -250,6 +254,9 @@ def instantiate(task: LoadedTask, seed: int, template_db: Path | str, *, volatil
 
     oracle = Solution(name="oracle", kind="oracle", steps=_finish(expand(t.oracle, params, task.macros, "oracle")))
     near = [_near_miss(nm, params, task.macros, i) for i, nm in enumerate(t.near_misses)]
+    tool_oracle = None
+    if t.tool_oracle:
+        tool_oracle = Solution(name=TOOL_ORACLE, kind="oracle", steps=_finish(expand(t.tool_oracle, params, task.macros, "tool_oracle")))
     return TaskInstance(
         template=t,
         verifier=task.verifier,
@@ -261,6 +268,7 @@ def instantiate(task: LoadedTask, seed: int, template_db: Path | str, *, volatil
         oracle=oracle,
         near_misses=near,
         volatile=volatile,
+        tool_oracle=tool_oracle,
     )
 
 

@@ -186,6 +186,14 @@ class RawAction(_Step):
     action: dict[str, Any]
 
 
+class ToolStep(_Step):
+    """One of the apps' tools, by name, with its arguments: ``{tool: crm_update_opportunity, args:
+    {record_id: "{{ opp.id }}", stage: Closed Won}}`` (oracles of tasks that allow tools)."""
+
+    tool: str = Field(min_length=1, max_length=64)
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
 class Use(_Step):
     """A macro from the app's macro file, with its arguments."""
 
@@ -226,6 +234,7 @@ STEP_KEYS: dict[str, type[_Step]] = {
     "action": RawAction,
     "use": Use,
     "for_each": ForEach,
+    "tool": ToolStep,
 }
 TERMINAL_STEPS = (AnswerStep, Infeasible)
 
@@ -463,7 +472,24 @@ class TaskTemplate(Strict):
     assert_: list[str] = Field(default_factory=list, alias="assert")
     verifier: Any
     oracle: list[Step] = Field(min_length=1)
+    # How an agent may work: the apps' screens ("gui"), their tools ("tools"), or both. A task with
+    # both proves each: ``oracle`` through the screens and ``tool_oracle`` in tool calls.
+    interfaces: list[Literal["gui", "tools"]] = Field(default_factory=lambda: ["gui"], min_length=1)
+    tool_oracle: list[Step] = Field(default_factory=list)
     near_misses: list[NearMiss] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _oracles_fit_interfaces(self) -> TaskTemplate:
+        gui, tools = "gui" in self.interfaces, "tools" in self.interfaces
+        if gui and tools and not self.tool_oracle:
+            raise ValueError("a task with interfaces [gui, tools] needs a tool_oracle (tool steps) besides its GUI oracle")
+        if self.tool_oracle and not tools:
+            raise ValueError("tool_oracle is only for tasks whose interfaces include tools")
+        if not gui and any(isinstance(s, (Click, Fill, Select, Lookup, Drag, TypeText, KeyPress, Goto, Back, ScrollTo)) for s in self.oracle):
+            raise ValueError("a tools-only task's oracle must be tool steps (and a final answer), not screen steps")
+        if gui and any(isinstance(s, ToolStep) for s in self.oracle):
+            raise ValueError("tool steps belong in tool_oracle (or make the task tools-only: interfaces: [tools])")
+        return self
 
     @field_validator("id")
     @classmethod

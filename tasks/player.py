@@ -30,6 +30,7 @@ from .model import (
     KeyPress,
     Lookup,
     RawAction,
+    ToolStep,
     ScrollTo,
     Select,
     Target,
@@ -306,6 +307,8 @@ class Player:
             await self.send({"action": "report_infeasible", "reason": step.report_infeasible})
         elif isinstance(step, RawAction):
             await self.send(dict(step.action))
+        elif isinstance(step, ToolStep):
+            await self.send({"action": "tool_call", "name": step.tool, "arguments": dict(step.args)})
         else:  # macros are expanded when the instance is made
             raise _Fail(f"cannot play a {type(step).__name__} step")
 

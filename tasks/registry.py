@@ -167,6 +167,7 @@ def episode_spec(inst: TaskInstance, *, reseed: Any = None) -> EpisodeSpec:
         params=inst.params,
         metadata={"title": t.title, "category": t.category, "difficulty": t.difficulty, "tags": t.tags.model_dump()},
         track_progress=bool(inst.verifier.spec.ordered),
+        interfaces=tuple(t.interfaces),
         reseed=reseed,
     )
 

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
 from .adversaries import ADVERSARY, Adversary, adversaries
-from .instance import DEFAULT_FINAL_ANSWER, Solution, TaskInstance
+from .instance import DEFAULT_FINAL_ANSWER, TOOL_ORACLE, Solution, TaskInstance
 from .model import TERMINAL_STEPS, AnswerStep
 from .player import OracleError, Player
 from .registry import TaskRegistry, episode_spec
@@ -40,7 +40,7 @@ class Job:
 
     @property
     def should_pass(self) -> bool:
-        return self.solution == "oracle"
+        return self.solution in ("oracle", TOOL_ORACLE)
 
 
 @dataclass
@@ -148,7 +148,9 @@ def plan(registry: TaskRegistry, task_ids: list[str], seeds: list[int], repeat: 
         for tid in task_ids:
             for seed in seeds:
                 inst = registry.instance(tid, seed)
-                jobs.append(Job(tid, seed, "oracle", "oracle", "gui", r))
+                jobs.append(Job(tid, seed, "oracle", "oracle", "gui" if inst.template.interfaces[0] == "gui" else "tools", r))
+                if inst.tool_oracle is not None:
+                    jobs.append(Job(tid, seed, TOOL_ORACLE, "oracle", "tools", r))
                 jobs.append(Job(tid, seed, NOOP, NOOP, "none", r))
                 for nm in inst.near_misses:
                     jobs.append(Job(tid, seed, nm.name, nm.kind, nm.via, r, nm.score))
@@ -170,6 +172,8 @@ def adversaries_of(registry: TaskRegistry, inst: TaskInstance) -> list[Adversary
 def _solution(registry: TaskRegistry, inst: TaskInstance, name: str) -> tuple[Solution, Adversary | None]:
     if name == "oracle":
         return inst.oracle, None
+    if name == TOOL_ORACLE and inst.tool_oracle is not None:
+        return inst.tool_oracle, None
     if name.startswith("adv-"):
         for adv in adversaries_of(registry, inst):
             if adv.name == name:
@@ -222,7 +226,7 @@ def _browserless(registry: TaskRegistry, inst: TaskInstance, job: Job) -> bool:
     a browser to do."""
     if job.solution == NOOP:
         return True
-    if job.solution == "oracle":
+    if job.solution in ("oracle", TOOL_ORACLE):
         return False
     sol, adv = _solution(registry, inst, job.solution)
     if adv is not None and adv.after is not None:
