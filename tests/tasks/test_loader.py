@@ -212,3 +212,16 @@ def test_schema_is_the_template_worlds(store) -> None:  # noqa: ANN001
     for table, columns in schema.items():
         assert table in tables
         assert {r[1] for r in conn.execute(f'pragma table_info("{table}")')} == set(columns)
+
+
+def test_interfaces_and_their_oracles(tmp_path: Path) -> None:
+    both = "oracle:\n  - click: {role: button, name: Closed}\n  - answer: done\ninterfaces: [gui, tools]\n"
+    no_tool_oracle = problems(good(tmp_path, **{"oracle:\n  - click: {role: button, name: Closed}\n  - answer: done\n": both}))
+    assert any("needs a tool_oracle" in p for p in no_tool_oracle)
+    tools_only = "oracle:\n  - click: {role: button, name: Closed}\n  - answer: done\ninterfaces: [tools]\n"
+    assert any("tools-only task's oracle must be tool steps" in p for p in problems(good(tmp_path, **{"oracle:\n  - click: {role: button, name: Closed}\n  - answer: done\n": tools_only})))
+    bad_kind = "oracle:\n  - click: {role: button, name: Closed}\n  - answer: done\ninterfaces: [shell]\n"
+    assert any(p.startswith("interfaces[0]") for p in problems(good(tmp_path, **{"oracle:\n  - click: {role: button, name: Closed}\n  - answer: done\n": bad_kind})))
+    ok = both + 'tool_oracle:\n  - tool: crm_update_opportunity\n    args: {record_id: "{{ opp.id }}", stage: Closed Won}\n'
+    task = load_task(good(tmp_path, **{"oracle:\n  - click: {role: button, name: Closed}\n  - answer: done\n": ok}))
+    assert task.template.interfaces == ["gui", "tools"] and task.template.tool_oracle[0].tool == "crm_update_opportunity"
