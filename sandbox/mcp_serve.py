@@ -29,11 +29,12 @@ def make_server(*, store: WorldStore, task: str | None = None, seed: int = 0, wo
             return None
         return registry.get(registry.resolve_id(task_id), seed if seed_ is None else seed_)
 
+    instruction = None
     if task is not None:
-        spec_for(task, seed)  # an unknown task fails at start, not at the first call
+        instruction = spec_for(task, seed).instruction  # an unknown task fails at start, not at the first call
     factory = EpisodeFactory(host=host, spec_for=spec_for, world_id=world, persona=persona, apps=apps)
     episodes = Episodes(factory, grade=grade)
-    return build_server(episodes, default_task=task, default_seed=seed), episodes
+    return build_server(episodes, default_task=task, default_seed=seed, task_instruction=instruction), episodes
 
 
 def serve_mcp(*, task: str | None, seed: int, world: str | None, persona: str | None, apps: tuple[str, ...] | None,

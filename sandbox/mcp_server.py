@@ -103,7 +103,8 @@ def _text(payload: Any) -> list[types.TextContent]:
     return [types.TextContent(text=payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False, default=str))]
 
 
-def build_server(episodes: Episodes, *, default_task: str | None = None, default_seed: int | None = None, name: str = "cua-sandbox") -> Server:
+def build_server(episodes: Episodes, *, default_task: str | None = None, default_seed: int | None = None, name: str = "cua-sandbox",
+                 task_instruction: str | None = None) -> Server:
     """The MCP server: lists the episode's tools and calls them in the caller's episode."""
 
     async def episode_of(ctx: Any) -> ToolEpisode:
@@ -152,6 +153,8 @@ def build_server(episodes: Episodes, *, default_task: str | None = None, default
         return types.CallToolResult(content=_text(result.text()), structured_content=structured, is_error=not result.ok)
 
     instructions = "Tools of the CUA Sandbox apps, acting as the episode's persona in its own world."
+    if task_instruction:  # the server's task: the client's model reads it as the user's request
+        instructions = f"{instructions}\n\nYour task: {task_instruction}"
     return Server(name, instructions=instructions, on_list_tools=list_tools, on_call_tool=call_tool)
 
 
