@@ -82,7 +82,7 @@ class ToolEpisode:
         result = await self.session.call(name, arguments or {})
         self.steps.append({
             "step": len(self.steps) + 1,
-            "action": {"type": "tool_call", "name": name, "arguments": arguments or {}},
+            "action": {"action": "tool_call", "name": name, "arguments": arguments or {}},
             "tool_result": result.as_dict(),
             "error": None if result.ok else result.error,
             "elapsed_ms": round((time.perf_counter() - t0) * 1000, 2),
@@ -91,11 +91,11 @@ class ToolEpisode:
 
     def submit_answer(self, text: str) -> None:
         self.answer = str(text)
-        self.steps.append({"step": len(self.steps) + 1, "action": {"type": "answer", "text": self.answer}})
+        self.steps.append({"step": len(self.steps) + 1, "action": {"action": "answer", "text": self.answer}})
 
     def report_infeasible(self, reason: str) -> None:
         self.infeasible_reason = str(reason)
-        self.steps.append({"step": len(self.steps) + 1, "action": {"type": "report_infeasible", "reason": self.infeasible_reason}})
+        self.steps.append({"step": len(self.steps) + 1, "action": {"action": "report_infeasible", "reason": self.infeasible_reason}})
 
     def changes(self) -> Any:
         with closing(self.world.connect()) as conn:

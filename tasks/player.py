@@ -11,6 +11,7 @@ Waiting is for real conditions (an element appears, the URL changes), never fixe
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 import time
 from dataclasses import dataclass, field
@@ -308,7 +309,8 @@ class Player:
         elif isinstance(step, RawAction):
             await self.send(dict(step.action))
         elif isinstance(step, ToolStep):
-            await self.send({"action": "tool_call", "name": step.tool, "arguments": dict(step.args)})
+            # Dates and other rendered values travel as JSON text, as a model's tool call would send them.
+            await self.send({"action": "tool_call", "name": step.tool, "arguments": json.loads(json.dumps(step.args, default=str))})
         else:  # macros are expanded when the instance is made
             raise _Fail(f"cannot play a {type(step).__name__} step")
 

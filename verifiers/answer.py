@@ -242,7 +242,8 @@ class AnswerSpec(CheckSpec):
 
 class Evidence(SpecModel):
     """A sign in the trajectory that the agent looked for something: it ``typed`` the text (or a
-    distinctive part of it, 4 characters or more), or ``visited`` a URL containing the text."""
+    distinctive part of it, 4 characters or more; a tool call's text arguments count as typed), or
+    ``visited`` a URL containing the text."""
 
     typed: str | None = None
     visited: str | None = None
@@ -278,6 +279,8 @@ def _typed_texts(steps: list[dict[str, Any]]) -> list[str]:
             for key in ("text", "value"):
                 if isinstance(action.get(key), str):
                     out.append(action[key])
+            if action.get("action") == "tool_call" and isinstance(action.get("arguments"), dict):
+                out += [v for v in action["arguments"].values() if isinstance(v, str)]
     return out
 
 

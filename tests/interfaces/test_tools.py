@@ -58,7 +58,7 @@ def test_a_task_solved_by_tool_calls_passes_and_doing_nothing_fails(host, regist
 
     verdict, steps = run(solve(True))
     assert verdict.passed and verdict.score == 1, verdict.reason
-    assert [s["action"]["name"] for s in steps] == ["crm_list_opportunity", "crm_update_opportunity"]
+    assert [(s["action"]["action"], s["action"]["name"]) for s in steps] == [("tool_call", "crm_list_opportunity"), ("tool_call", "crm_update_opportunity")]
     assert steps[1]["tool_result"]["ok"] is True
     idle, _ = run(solve(False))
     assert not idle.passed and idle.score == 0

@@ -71,6 +71,9 @@ def list_parameters(object_key: str) -> dict[str, Any]:
         if rule.kind in RANGE_KINDS:
             for op, word in (("gte", "at least"), ("lte", "at most")):
                 params.append({"name": f"{name}__{op}", "in": "query", "required": False, "schema": base, "description": f"{name} {word}"})
+        elif rule.kind in ("picklist", "lookup"):
+            params.append({"name": f"{name}__ne", "in": "query", "required": False, "schema": base, "description": f"{name} is not"})
+            params.append({"name": f"{name}__in", "in": "query", "required": False, "schema": {"type": "string"}, "description": f"{name} is one of (comma-separated)"})
         elif rule.kind in ("text", "email"):
             params.append({"name": f"{name}__contains", "in": "query", "required": False, "schema": {"type": "string"}, "description": f"{name} contains (any case)"})
     return {"parameters": params}
