@@ -112,3 +112,15 @@ __all__ = [
     "optional_user",
     "refuse_in_episode",
 ]
+
+
+MAX_ROW_ID = 2**63 - 1  # SQLite's integers are 64-bit: a larger id names no row (and cannot be bound)
+
+
+def row_id(value: object) -> int | None:
+    """``value`` as a row id, or None when it cannot name a row (not a whole number, or out of range)."""
+    try:
+        n = int(value)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return None
+    return n if -MAX_ROW_ID <= n <= MAX_ROW_ID else None

@@ -7,6 +7,7 @@ from typing import TypeVar
 from fastapi import HTTPException
 from sqlmodel import Session, SQLModel, select
 
+from ..deps import row_id
 from ..identity.models import User
 from ..world import WorldClock
 from .models import RecentView
@@ -17,7 +18,8 @@ RECENT_LIMIT = 50
 
 
 def get_or_404(session: Session, model: type[T], record_id: int, label: str | None = None) -> T:
-    record = session.get(model, record_id)
+    rid = row_id(record_id)
+    record = session.get(model, rid) if rid is not None else None
     if record is None:
         name = label or model.__name__
         raise HTTPException(status_code=404, detail=f"This {name.lower()} doesn't exist or has been deleted.")

@@ -131,6 +131,9 @@ def _blank(value: Any) -> bool:
     return value is None or (isinstance(value, str) and value.strip() == "")
 
 
+MAX_INTEGER = 2**63 - 1  # SQLite's integers are 64-bit
+
+
 def parse_number(value: Any, *, integer: bool) -> int | float:
     if isinstance(value, bool):
         raise Invalid("Enter a number.")
@@ -147,6 +150,8 @@ def parse_number(value: Any, *, integer: bool) -> int | float:
     if integer:
         if float(number) != int(number):
             raise Invalid("Enter a whole number.")
+        if abs(int(number)) > MAX_INTEGER:  # beyond what the database stores
+            raise Invalid("Enter a smaller number.")
         return int(number)
     return float(number)
 

@@ -8,16 +8,14 @@ from fastapi import HTTPException
 from sqlalchemy import select
 from sqlmodel import Session, SQLModel
 
+from ..deps import row_id
 from .tables import REFS, Table
 
 T = TypeVar("T", bound=SQLModel)
 
 
 def get_or_404(session: Session, model: type[T], record_id: Any, label: str) -> T:
-    try:
-        rid = int(record_id)
-    except (TypeError, ValueError):
-        rid = None
+    rid = row_id(record_id)
     record = session.get(model, rid) if rid is not None else None
     if record is None:
         raise HTTPException(status_code=404, detail=f"Record not found: no {label.lower()} with sys_id {record_id!r}. It may have been deleted.")

@@ -10,6 +10,7 @@ from fastapi import HTTPException
 from sqlalchemy import case, delete, func, text
 from sqlmodel import Session, select
 
+from ..deps import row_id
 from ..identity.models import User
 from ..world import WorldClock
 from .models import FOLDER_KINDS, FOLDER_NAMES, Attachment, Folder, Mailbox, Message, Recipient
@@ -86,7 +87,8 @@ def folder_from_slug(session: Session, box: Mailbox, slug: str) -> Folder:
 
 
 def own_message(session: Session, box: Mailbox, message_id: int) -> Message:
-    message = session.get(Message, message_id)
+    rid = row_id(message_id)
+    message = session.get(Message, rid) if rid is not None else None
     if message is None or message.mailbox_id != box.id:
         raise HTTPException(status_code=404, detail="This message doesn't exist or has been permanently deleted.")
     return message

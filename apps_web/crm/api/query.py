@@ -18,6 +18,7 @@ from ..validation import Invalid, parse_date, parse_datetime, parse_number
 
 MAX_LIMIT = 200
 DEFAULT_LIMIT = 50
+MAX_OFFSET = 1_000_000_000
 RESERVED = ("limit", "offset", "order", "q")
 OPERATORS = ("eq", "ne", "gt", "gte", "lt", "lte", "in", "contains", "startswith", "isnull")
 
@@ -135,8 +136,8 @@ def build_list_query(object_key: str, params: list[tuple[str, str]]) -> ListQuer
                 continue
             if key == "limit" and not 1 <= n <= MAX_LIMIT:
                 errors[key] = f"Use a limit from 1 to {MAX_LIMIT}."
-            elif key == "offset" and n < 0:
-                errors[key] = "Use an offset of 0 or more."
+            elif key == "offset" and not 0 <= n <= MAX_OFFSET:
+                errors[key] = f"Use an offset from 0 to {MAX_OFFSET}."
             else:
                 setattr(query, key, n)
         elif key == "q":

@@ -70,7 +70,7 @@ WritableTable = _tables(WRITABLE)
 
 @router.get("/now/table/{table_key}", name="list_{table_key}", summary="List records of a table (Table API)")
 def table_list(table_key: AnyTable, session: SessionDep, user: CurrentUser, sysparm_query: Annotated[str, Query(description="Encoded query, e.g. active=true^priority<=2^ORDERBYDESCopened_at")] = "",
-               sysparm_limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 100, sysparm_offset: Annotated[int, Query(ge=0)] = 0):
+               sysparm_limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 100, sysparm_offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0):
     table = _table(table_key)
     try:
         q = parse(table, sysparm_query)

@@ -53,8 +53,8 @@ def list_messages(session: SessionDep, user: CurrentUser, folder: str = "", q: s
     """``folder`` (inbox, drafts, sentitems, archive, deleteditems, junkemail or a folder id) and/or
     ``q`` (the search box's syntax: from:, to:, subject:, has:attachment, is:unread, before:, after:)."""
     box = box_of(session, user)
-    if page < 1 or not 1 <= page_size <= 200:
-        return unprocessable("page must be 1 or more and page_size between 1 and 200.")
+    if not 1 <= page <= 10_000_000 or not 1 <= page_size <= 200:
+        return unprocessable("page must be from 1 to 10000000 and page_size between 1 and 200.")
     where = []
     try:
         if q.strip():
