@@ -17,7 +17,7 @@ import httpx
 
 from sandbox.actions import ActionError, BaseAction, from_anthropic_tool
 
-from .base import AgentStep, HttpAgent, TaskBrief, obs_get, screenshot_png, screenshot_size
+from .base import AgentStep, HttpAgent, TaskBrief, allows_gui, app_tools, obs_get, screenshot_png, screenshot_size
 
 BETAS = {
     "computer_20241022": "computer-use-2024-10-22",
@@ -89,7 +89,7 @@ class AnthropicAgent(HttpAgent):
         self.messages: list[dict[str, Any]] = []
         self.pending: deque[tuple[str, BaseAction, Any, str | None, bool]] = deque()
         self.results: list[dict[str, Any]] = []
-        self.current: tuple[str, bool] | None = None  # (tool_use id, last action of that tool_use)
+        self.current: tuple[str, bool, bool] | None = None  # (tool_use id, last action of that tool_use, an app tool call)
 
     # -- the loop ------------------------------------------------------------------------------
     async def act(self, observation: Any) -> AgentStep | None:
@@ -101,14 +101,21 @@ class AnthropicAgent(HttpAgent):
         if not self.pending:
             return None
         tool_id, action, raw, thought, last = self.pending.popleft()
-        self.current = (tool_id, last)
+        self.current = (tool_id, last, action.action == "tool_call")
         return AgentStep(action=action, raw=raw, thought=thought)
 
     def _record_result(self, observation: Any) -> None:
-        tool_id, last = self.current  # type: ignore[misc]
+        tool_id, last, app_call = self.current  # type: ignore[misc]
         self.current = None
         error = obs_get(observation, "last_action_error")
         content: list[dict[str, Any]] = []
+        if app_call:  # an app's tool: its result (or error) as text, no screenshot
+            text = str(error or obs_get(observation, "tool_result") or "done")
+            result = {"type": "tool_result", "tool_use_id": tool_id, "content": [{"type": "text", "text": text}]}
+            if error:
+                result["is_error"] = True
+            self.results.append(result)
+            return
         if error:
             content.append({"type": "text", "text": str(error)})
         if last:
@@ -163,7 +170,8 @@ class AnthropicAgent(HttpAgent):
 
     def _tools(self, width: int, height: int) -> list[dict[str, Any]]:
         computer = {"type": self.tool_version, "name": "computer", "display_width_px": width, "display_height_px": height}
-        return [computer, *EXTRA_TOOLS]
+        apps = [{"name": t.name, "description": t.description[:1024], "input_schema": t.input_schema} for t in app_tools(self.task)]
+        return [*([computer] if allows_gui(self.task) else []), *EXTRA_TOOLS, *apps]
 
     def _trimmed_messages(self) -> list[dict[str, Any]]:
         """The conversation with all but the last ``keep_images`` screenshots replaced by a note."""

@@ -138,3 +138,20 @@ def screenshot_size(observation: Any, default: tuple[int, int] = (1280, 800)) ->
     if data[:8] == b"\x89PNG\r\n\x1a\n":
         return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     return default
+
+
+def app_tools(task: TaskBrief | None) -> list[Any]:
+    """The apps' tools an agent may offer its model: those of every installed app where the task
+    allows tools, else none."""
+    spec = getattr(task, "spec", None)
+    if spec is None or not getattr(spec, "allows_tools", False):
+        return []
+    from apps_web import registry
+    from sandbox.episode import tools_of
+
+    return list(tools_of(tuple(s.name for s in registry.discover())))
+
+
+def allows_gui(task: TaskBrief | None) -> bool:
+    spec = getattr(task, "spec", None)
+    return spec is None or getattr(spec, "allows_gui", True)

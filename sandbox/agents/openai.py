@@ -18,7 +18,7 @@ import httpx
 
 from sandbox.actions import ActionError, BaseAction, build, from_openai
 
-from .base import AgentStep, HttpAgent, TaskBrief, obs_get, screenshot_png, screenshot_size
+from .base import AgentStep, HttpAgent, TaskBrief, allows_gui, app_tools, obs_get, screenshot_png, screenshot_size
 
 INSTRUCTIONS = (
     "You operate a web browser showing a company's business applications. Work like a careful person. "
@@ -95,6 +95,11 @@ class OpenAIAgent(HttpAgent):
         return AgentStep(action=action, raw=raw, thought=thought)
 
     def _record_output(self, call: dict[str, Any], observation: Any) -> None:
+        if call.get("type") == "function_call":  # an app's tool: its result (or error) as text
+            error = obs_get(observation, "last_action_error")
+            text = str(f"error: {error}" if error else obs_get(observation, "tool_result") or "done")
+            self.outputs.append({"type": "function_call_output", "call_id": call.get("call_id"), "output": text})
+            return
         png = screenshot_png(observation) or b""
         out: dict[str, Any] = {
             "type": "computer_call_output",
@@ -143,18 +148,24 @@ class OpenAIAgent(HttpAgent):
                 raw = {k: v for k, v in item.items() if k in ("type", "name", "arguments", "action", "actions", "call_id")}
                 for i, action in enumerate(actions):
                     last = i == len(actions) - 1
-                    self.pending.append((item if last and item.get("type") == "computer_call" else None, action,
+                    answers = item.get("type") == "computer_call" or action.action == "tool_call"  # its output goes back
+                    self.pending.append((item if last and answers else None, action,
                                          raw if i == 0 else None, thought if not self.pending else None))  # fmt: skip
             if self.pending:
                 self.outputs.extend(inputs)
                 return True
         return False
 
+    def _tools(self, width: int, height: int) -> list[dict[str, Any]]:
+        computer = {"type": self.tool_type, "display_width": width, "display_height": height, "environment": "browser"}
+        apps = [{"type": "function", "name": t.name, "description": t.description[:1024], "parameters": t.input_schema} for t in app_tools(self.task)]
+        return [*([computer] if allows_gui(self.task) else []), *FUNCTIONS, *apps]
+
     async def _request(self, inputs: list[dict[str, Any]], width: int, height: int) -> dict[str, Any]:
         assert self.client is not None, "call reset() first"
         body: dict[str, Any] = {
             "model": self.model,
-            "tools": [{"type": self.tool_type, "display_width": width, "display_height": height, "environment": "browser"}, *FUNCTIONS],
+            "tools": self._tools(width, height),
             "input": inputs,
             "instructions": self.instructions,
             "truncation": "auto",

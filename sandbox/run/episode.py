@@ -74,7 +74,7 @@ async def play(
     async def body() -> None:
         nonlocal episode, verdict, end_reason, phase
         with spent("reset"):
-            episode, obs, info = await Episode.open(runtime, spec, observe=ObserveOptions(screenshot="png"))
+            episode, obs, info = await Episode.open(runtime, spec, observe=ObserveOptions(screenshot="png", tools=spec.allows_tools))
         rec.viewport = {"width": episode.screen_size[0], "height": episode.screen_size[1]}
         tw = time.perf_counter()
         writer.screenshot(0, obs.get("screenshot"))

@@ -228,3 +228,30 @@ def test_api_errors_end_the_episode_as_an_error(env, tmp_path, monkeypatch):
         api.close()
     line = result.results[0]
     assert line["outcome"] == "error" and "overloaded_error" in line["error"] and not line["passed"]
+
+
+def test_model_agents_offer_the_apps_tools_where_the_task_allows_them(env, tmp_path, monkeypatch):
+    spec = env.source.get(TASK, 0)
+    assert spec.allows_tools
+    opp, amount = spec.params["opp"], spec.params["new_amount"]
+    api = FakeAPI([
+        anthropic_message([{"type": "tool_use", "id": "toolu_1", "name": "crm_get_opportunity", "input": {"record_id": opp["id"]}}]),
+        anthropic_message([{"type": "tool_use", "id": "toolu_2", "name": "crm_update_opportunity", "input": {"record_id": opp["id"], "amount": "lots"}}]),
+        anthropic_message([{"type": "tool_use", "id": "toolu_3", "name": "crm_update_opportunity", "input": {"record_id": opp["id"], "amount": amount}}]),
+        anthropic_message([{"type": "tool_use", "id": "toolu_4", "name": "answer", "input": {"text": "Updated."}}]),
+    ])  # fmt: skip
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+    try:
+        result = run_one(env, "anthropic", tmp_path, base_url=api.url)
+    finally:
+        api.close()
+    tools = {t["name"]: t for t in api.requests[0]["body"]["tools"]}
+    assert "computer" in tools and tools["crm_update_opportunity"]["input_schema"]["properties"]["amount"]
+    got = api.requests[1]["body"]["messages"][-1]["content"][0]
+    assert got["tool_use_id"] == "toolu_1" and opp["name"] in got["content"][0]["text"] and not got.get("is_error")
+    refused = api.requests[2]["body"]["messages"][-1]["content"][0]
+    assert refused["is_error"] and "amount" in refused["content"][0]["text"]
+    line = result.results[0]
+    assert line["passed"] and line["end_reason"] == "answer", line
+    ep = load_episode(result.out / "episodes" / line["id"])
+    assert [s.parsed["action"] for s in ep.steps] == ["tool_call", "tool_call", "tool_call", "answer"]
