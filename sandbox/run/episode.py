@@ -108,6 +108,7 @@ async def play(
                     thought=out.thought, url=info.get("url"), title=obs.get("title"), error=info.get("error"),
                     reward=float(res.reward or 0.0), terminated=res.terminated, truncated=res.truncated,
                     blocked=[str(b) for b in info.get("blocked_requests") or []], changes=_changes(info.get("changes")), timing=timing,
+                    tool_result=info.get("tool_result"),
                 ),
                 screenshot=obs.get("screenshot"),
             )  # fmt: skip

@@ -145,6 +145,7 @@ class StepRecord(_Record):
     truncated: bool = False
     blocked: list[str] = Field(default_factory=list)  # requests to other hosts, blocked
     changes: dict[str, Any] | None = None  # apps_web.world.WorldDiff as JSON, since the previous step
+    tool_result: dict[str, Any] | None = None  # a tool call's outcome: ok, status, data or error
     timing: dict[str, float] = Field(default_factory=dict)  # ms: agent, env and the env's own parts
     t: float = 0.0  # seconds since the episode started
     screenshot: str | None = None  # relative path of the observation after this step

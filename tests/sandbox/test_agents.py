@@ -255,3 +255,12 @@ def test_model_agents_offer_the_apps_tools_where_the_task_allows_them(env, tmp_p
     assert line["passed"] and line["end_reason"] == "answer", line
     ep = load_episode(result.out / "episodes" / line["id"])
     assert [s.parsed["action"] for s in ep.steps] == ["tool_call", "tool_call", "tool_call", "answer"]
+    assert ep.steps[0].tool_result["ok"] and ep.steps[1].tool_result["status"] == 422
+    # The viewer shows each call's result beside the step.
+    from fastapi.testclient import TestClient
+
+    from sandbox.viewer.app import create_app
+
+    with TestClient(create_app(result.out)) as client:
+        page = client.get(f"/episodes/{line['id']}")
+    assert page.status_code == 200 and page.text.count('data-testid="tool-result"') == 3 and opp["name"] in page.text
