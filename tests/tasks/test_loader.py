@@ -225,3 +225,14 @@ def test_interfaces_and_their_oracles(tmp_path: Path) -> None:
     ok = both + 'tool_oracle:\n  - tool: crm_update_opportunity\n    args: {record_id: "{{ opp.id }}", stage: Closed Won}\n'
     task = load_task(good(tmp_path, **{"oracle:\n  - click: {role: button, name: Closed}\n  - answer: done\n": ok}))
     assert task.template.interfaces == ["gui", "tools"] and task.template.tool_oracle[0].tool == "crm_update_opportunity"
+
+
+def test_the_worked_example_of_the_readme_loads_and_draws_its_instances(store) -> None:  # noqa: ANN001
+    """docs/examples/tasks (tasks/README.md's worked example) loads with the shipped macros and draws at seeds 0-2."""
+    from tasks.registry import TaskRegistry
+
+    examples = Path(__file__).resolve().parents[2] / "docs" / "examples" / "tasks"
+    registry = TaskRegistry(examples, store=store)
+    assert registry.task_ids() == ["crm.lead-update-bounced-email"]
+    names = {registry.instance("crm.lead-update-bounced-email", s).params["lead"]["name"] for s in range(3)}
+    assert len(names) == 3  # each seed names another lead
