@@ -146,8 +146,17 @@ class CalendarBuilder:
                 continue
             manager = self.by_user[manager_id]
             day = rng.randrange(0, 5)
-            start = datetime.combine(self.first - timedelta(weeks=8) + timedelta(days=day), time(rng.choice([9, 10, 14, 15])))
-            room = next((r for r in sorted(self.rooms, key=lambda r: r["capacity"]) if r["capacity"] > len(team)), None)
+            start, room = None, None
+            for hour in [rng.choice([9, 10, 14, 15])] + [9, 10, 11, 13, 14, 15, 16]:
+                t = datetime.combine(self.first - timedelta(weeks=8) + timedelta(days=day), time(hour))
+                weekly = [datetime.combine(self.first + timedelta(days=day, weeks=w), t.time()) for w in range(WEEKS_BEFORE + WEEKS_AFTER)]
+                room = next((r for r in sorted(self.rooms, key=lambda r: (r["capacity"], r["id"])) if r["capacity"] > len(team)
+                             and all(self._free(r["address"], x, x + timedelta(hours=1)) for x in weekly)), None)
+                if room is not None:
+                    start = t
+                    break
+            if start is None:
+                start = datetime.combine(self.first - timedelta(weeks=8) + timedelta(days=day), time(9))
             subject = T.TEAM_SUBJECTS.get(manager.department, "{last} team meeting").format(last=manager.name.split()[-1])
             ev = self._event(manager, subject, start, 60, room=room, recurrence="weekly", days=DAY_NAMES[day], online=True,
                              body=f"<p>Weekly team meeting: wins, blockers and the week ahead. Join in {room['name'] if room else 'Teams'} or online.</p>")
@@ -163,7 +172,9 @@ class CalendarBuilder:
             month = f"{day:%B}"
             quarter = f"Q{(day.month - 1) // 3 + 1} {day.year}"
             subject = T.ALL_HANDS[k % 2].format(company=self.company, month=month, quarter=quarter)
-            ev = self._event(ceo, subject, datetime.combine(day, time(16)), 60, room=big, online=True,
+            hour = next((h for h in (16, 15, 14, 11, 10) if self._free(big["address"], datetime.combine(day, time(h)), datetime.combine(day, time(h + 1)))), None)
+            room = big if hour is not None else None
+            ev = self._event(ceo, subject, datetime.combine(day, time(hour or 16)), 60, room=room, location="Microsoft Teams Meeting", online=True,
                              body=f"<p>Company update for {month}: results, priorities for {quarter} and questions. Join in {big['name']} or online.</p>")
             for p in self.people:
                 if p.user_id != ceo.user_id:
