@@ -16,6 +16,7 @@ from ..world import WorldClock
 from .delivery import EVERYONE_LOCAL, quote_header, text_preview
 from .html import sanitize
 from .mailbox import directory, folder_of_kind, own_message, recipients_of
+from .calendar.models import Room
 from .models import Attachment, Mailbox, Message, Recipient
 
 EMAIL = re.compile(r"^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$")
@@ -67,6 +68,7 @@ def mailboxes_by_address(session: Session) -> dict[str, Mailbox]:
 def validate(session: Session, form: ComposeForm, domain: str, *, sending: bool) -> Problems:
     problems = Problems()
     boxes = mailboxes_by_address(session)
+    rooms = {a.lower() for a in session.exec(select(Room.address)).all()}  # rooms have addresses too (and take no mail here)
     everyone = f"{EVERYONE_LOCAL}@{domain}".lower()
     count = 0
     for name in ("to", "cc", "bcc"):
@@ -74,7 +76,7 @@ def validate(session: Session, form: ComposeForm, domain: str, *, sending: bool)
             count += 1
             if not EMAIL.match(address):
                 problems.errors.setdefault(name, f"\u201c{address}\u201d isn't a valid email address. Check the address, or pick the person from the suggestions.")
-            elif sending and address.lower().endswith("@" + domain.lower()) and address.lower() not in boxes and address.lower() != everyone:
+            elif sending and address.lower().endswith("@" + domain.lower()) and address.lower() not in boxes and address.lower() != everyone and address.lower() not in rooms:
                 problems.errors.setdefault(name, f"We couldn't find \u201c{address}\u201d in your organization's directory. Check the address, or pick the person from the suggestions.")
     if sending and count == 0:
         problems.errors["to"] = "This message must have at least one recipient."

@@ -140,6 +140,8 @@ def validate(session: Session, form: EventForm, domain: str, exclude_event: int 
         elif end - start > timedelta(days=14) and form.recurrence != "none":
             errors["end"] = "A recurring meeting can't be longer than 14 days. Shorten it or make it a single event."
     boxes = mailboxes_by_address(session)
+    # Someone who left the company keeps no calendar: their address is not in the directory.
+    departed = {e.lower() for e in session.exec(select(User.email).where(User.active.is_(False))).all()}
     attendees: list[tuple[str, str, str]] = []
     seen: set[str] = set()
     for kind in ("required", "optional"):
@@ -147,7 +149,7 @@ def validate(session: Session, form: EventForm, domain: str, exclude_event: int 
             low = address.lower()
             if not EMAIL.match(address):
                 errors.setdefault(kind, f"\u201c{address}\u201d isn't a valid email address. Check the address, or pick the person from the suggestions.")
-            elif low.endswith("@" + domain.lower()) and low not in boxes:
+            elif low.endswith("@" + domain.lower()) and (low not in boxes or low in departed):
                 errors.setdefault(kind, f"We couldn't find \u201c{address}\u201d in your organization's directory. Check the address, or pick the person from the suggestions.")
             elif low not in seen:
                 seen.add(low)

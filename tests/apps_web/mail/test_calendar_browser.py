@@ -115,9 +115,9 @@ def test_new_event_validation_attendees_room_and_series(page: Page, live_host, c
     assert cal_world.one("SELECT count(*) FROM mail_event")[0] == before
     page.get_by_placeholder("Add a title").fill("Renewal planning")
     page.get_by_label("Start date").fill("2026-03-25")
-    page.get_by_label("Start time").fill("14:00")
+    page.get_by_role("combobox", name="Start time").select_option("14:00")
     page.get_by_label("End date").fill("2026-03-25")
-    page.get_by_label("End time").fill("13:00")
+    page.get_by_role("combobox", name="End time").select_option("13:00")
     page.get_by_role("form", name="New event").get_by_role("button", name="Save").click()
     expect(page.get_by_role("alert")).to_contain_text("The end time you entered occurs before the start time.")
     assert page.get_by_placeholder("Add a title").input_value() == "Renewal planning"  # nothing typed is lost
@@ -130,7 +130,7 @@ def test_new_event_validation_attendees_room_and_series(page: Page, live_host, c
                                                  "AND (SELECT count(*) FROM crm_contact c WHERE c.last_name = identity_user.last_name) = 0 ORDER BY id")
     pick(page, "Required attendees", a_last, a_addr)
     pick(page, "Optional attendees", b_last, b_addr)
-    page.get_by_label("End time").fill("15:00")
+    page.get_by_role("combobox", name="End time").select_option("15:00")
     room_id, room_name = cal_world.one("SELECT id, name FROM mail_room WHERE capacity >= 6 AND NOT EXISTS (SELECT 1 FROM mail_event e WHERE e.room_id = mail_room.id "
                                        "AND e.start < '2026-04-02' AND (e.end > '2026-03-23' OR e.recurrence != 'none')) ORDER BY capacity, id")
     page.get_by_role("combobox", name="Room").select_option(str(room_id))
@@ -187,7 +187,7 @@ def test_scheduling_assistant_books_the_first_common_free_slot(page: Page, live_
     assert busy_cells == sum(1 for _ in grid.locator("td.busy").all())
     page.get_by_role("link", name="Use this time").click()
     expect(page.get_by_placeholder("Add a title")).to_have_value("Pipeline deep dive")
-    expect(page.get_by_label("Start time")).to_have_value(f"{expected:%H:%M}")
+    expect(page.get_by_role("combobox", name="Start time")).to_have_value(f"{expected:%H:%M}")
     page.get_by_role("form", name="New event").get_by_role("button", name="Send").click()
     expect(page.get_by_role("status")).to_contain_text("Invitation sent")
     ev = cal_world.one("SELECT id, start, room_id FROM mail_event WHERE subject = 'Pipeline deep dive'")
