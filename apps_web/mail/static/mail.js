@@ -77,10 +77,20 @@
     });
   }
   // Recipient wells outside the compose form (the calendar's attendees, the scheduling assistant).
-  $$("form:not([data-compose]) [data-recipients]").forEach((box) => setupRecipients(box, () => {}));
+  $$("form:not([data-compose]) [data-recipients]").forEach((box) => setupRecipients(box, () => box.closest("form").dispatchEvent(new Event("input", { bubbles: true }))));
 
   // Calendar: the day and week grids open at 8 AM, as Outlook's do.
   $$("[data-scroll-hour]").forEach((el) => { el.scrollTop = Number(el.dataset.scrollHour); });
+
+  // New event: Outlook's button reads Send once there is someone to invite, Save otherwise.
+  const eventForm = $("form[data-event-form]");
+  if (eventForm) {
+    const label = () => {
+      const invited = ["required", "optional"].some((n) => eventForm.elements[n].value.trim());
+      $("[data-event-submit]", eventForm).textContent = invited ? "Send" : "Save";
+    };
+    eventForm.addEventListener("input", label);
+  }
 
   const form = $("form[data-compose]");
   if (!form) return;
