@@ -36,3 +36,30 @@ def busy_slot(ctx) -> str | None:  # noqa: ANN001
             if b.start.time() >= time(8) and b.start.minute in (0, 30):
                 return b.start.strftime("%Y-%m-%d %H:%M:%S")
     return None
+
+
+def _rooms_free(ctx, bigger: bool) -> dict | None:  # noqa: ANN001
+    from datetime import datetime, timedelta
+
+    from .freebusy import conflicts
+
+    p = ctx.params
+    start = datetime.fromisoformat(str(p["slot_start"]))
+    end = start + timedelta(minutes=int(p["slot_minutes"]))
+    need = int(p["room_min"])
+    rows = ctx.conn.execute("select id, name, address, capacity from mail_room order by capacity, id").fetchall()
+    fits = [r for r in rows if (r[3] >= need) == bigger and not conflicts(ctx.conn, r[2], start, end)]
+    if not fits:
+        return None
+    r = fits[0] if bigger else fits[-1]
+    return {"id": r[0], "name": r[1], "address": r[2], "capacity": r[3]}
+
+
+def free_room(ctx) -> dict | None:  # noqa: ANN001
+    """The smallest room seating ``room_min`` that is free from ``slot_start`` for ``slot_minutes``."""
+    return _rooms_free(ctx, True)
+
+
+def small_room(ctx) -> dict | None:  # noqa: ANN001
+    """The largest free room that is too small for ``room_min`` people (a near-miss)."""
+    return _rooms_free(ctx, False)
