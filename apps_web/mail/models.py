@@ -98,5 +98,6 @@ class Attachment(SQLModel, table=True):
 
 
 from .calendar.models import Attendee, Event, Profile, Room  # noqa: E402,F401  (registers the calendar tables)
+from .options import AutoReply, Rule  # noqa: E402,F401  (registers the options' tables)
 
 TABLES = {"mailbox": Mailbox, "folder": Folder, "message": Message, "recipient": Recipient, "attachment": Attachment}
