@@ -20,8 +20,8 @@ def first_slot(ctx) -> str | None:  # noqa: ANN001
 
 
 def busy_slot(ctx) -> str | None:  # noqa: ANN001
-    """A start in working hours on ``slot_day`` where the first of ``slot_addresses`` after the
-    organiser is busy (a near-miss that overlaps an attendee's meeting)."""
+    """A start in working hours on ``slot_day`` where one of ``slot_addresses`` is busy (attendees
+    first, then the organiser and the room): a near-miss that overlaps someone's meeting."""
     from datetime import datetime, time
 
     from .freebusy import blocking, busy
@@ -31,7 +31,7 @@ def busy_slot(ctx) -> str | None:  # noqa: ANN001
     if isinstance(addresses, str):
         addresses = [a.strip() for a in addresses.split(";") if a.strip()]
     day = date.fromisoformat(str(p["slot_day"])[:10])
-    for a in addresses[1:]:
+    for a in addresses[1:] + addresses[:1]:
         for b in blocking(busy(ctx.conn, a, datetime.combine(day, time(8)), datetime.combine(day, time(17)))):
             if b.start.time() >= time(8) and b.start.minute in (0, 30):
                 return b.start.strftime("%Y-%m-%d %H:%M:%S")
