@@ -139,7 +139,7 @@ def test_new_event_validation_attendees_room_and_series(page: Page, live_host, c
     page.get_by_role("group", name="Repeat on").get_by_label("Wednesday").check()
     page.get_by_role("radio", name="End after").check()
     page.get_by_label("Number of occurrences").fill("4")
-    page.get_by_role("form", name="New event").get_by_role("button", name="Save").click()
+    page.get_by_role("form", name="New event").get_by_role("button", name="Send").click()  # Save became Send with attendees
     expect(page.get_by_role("status")).to_contain_text("Invitation sent: Renewal planning")
     ev = cal_world.one("SELECT id, start, end, room_id, location, recurrence, recur_days, recur_count FROM mail_event WHERE subject = 'Renewal planning'")
     assert ev[1:] == ("2026-03-25 14:00:00.000000", "2026-03-25 15:00:00.000000", room_id, room_name, "weekly", "MO,WE", 4)
