@@ -47,8 +47,8 @@ APP = AppSpec(
     color="#0f6cbd",
     order=20,
     home_path="/mail/inbox",
-    data_files=("models.py", "seed", "delivery.py"),
+    data_files=("models.py", "seed", "delivery.py", "calendar", "options.py"),
     templates_setup=_templates_setup,
-    volatile=("mail_message.updated_at",),
+    volatile=("mail_message.updated_at", "mail_event.updated_at", "mail_auto_reply.updated_at"),
     fields=_fields,
 )

@@ -13,10 +13,12 @@ from sqlmodel import Session, select
 
 from ..identity.models import User
 from ..world import WorldClock
+from .calendar.models import Room
 from .delivery import EVERYONE_LOCAL, quote_header, text_preview
 from .html import sanitize
 from .mailbox import directory, folder_of_kind, own_message, recipients_of
 from .models import Attachment, Mailbox, Message, Recipient
+from .options import on_delivery
 
 EMAIL = re.compile(r"^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$")
 NAMED = re.compile(r"^\s*\"?([^<\"]*?)\"?\s*<([^>]+)>\s*$")
@@ -67,6 +69,7 @@ def mailboxes_by_address(session: Session) -> dict[str, Mailbox]:
 def validate(session: Session, form: ComposeForm, domain: str, *, sending: bool) -> Problems:
     problems = Problems()
     boxes = mailboxes_by_address(session)
+    rooms = {a.lower() for a in session.exec(select(Room.address)).all()}  # rooms have addresses too (and take no mail here)
     everyone = f"{EVERYONE_LOCAL}@{domain}".lower()
     count = 0
     for name in ("to", "cc", "bcc"):
@@ -74,7 +77,7 @@ def validate(session: Session, form: ComposeForm, domain: str, *, sending: bool)
             count += 1
             if not EMAIL.match(address):
                 problems.errors.setdefault(name, f"\u201c{address}\u201d isn't a valid email address. Check the address, or pick the person from the suggestions.")
-            elif sending and address.lower().endswith("@" + domain.lower()) and address.lower() not in boxes and address.lower() != everyone:
+            elif sending and address.lower().endswith("@" + domain.lower()) and address.lower() not in boxes and address.lower() != everyone and address.lower() not in rooms:
                 problems.errors.setdefault(name, f"We couldn't find \u201c{address}\u201d in your organization's directory. Check the address, or pick the person from the suggestions.")
     if sending and count == 0:
         problems.errors["to"] = "This message must have at least one recipient."
@@ -195,6 +198,7 @@ def send(session: Session, box: Mailbox, user: User, form: ComposeForm, clock: W
     attachments = session.exec(select(Attachment).where(Attachment.message_id == message.id)).all()
     everyone = f"{EVERYONE_LOCAL}@{domain}".lower()
     delivered = {box.address.lower()}
+    replies = []
     for kind in ("to", "cc", "bcc"):
         for _, address in split_addresses(getattr(form, kind)):
             targets = list(boxes) if address.lower() == everyone else [address.lower()]
@@ -202,12 +206,18 @@ def send(session: Session, box: Mailbox, user: User, form: ComposeForm, clock: W
                 if target in delivered or target not in boxes:
                     continue  # external addresses leave the company: nothing to deliver here
                 delivered.add(target)
-                _deliver(session, boxes[target], message, form, attachments, boxes, clock)
+                reply = _deliver(session, boxes[target], message, form, attachments, boxes, clock)
+                if reply is not None:
+                    replies.append(reply)
     session.commit()
+    for to_box, address, name, subject, body in replies:  # automatic replies go out once the delivery is done
+        owner = session.get(User, to_box.user_id)
+        send(session, to_box, owner, ComposeForm(to=f"{name} <{address}>" if name else address, subject=subject, body=body,
+                                                 confirm_no_subject=True), clock, domain)
     return message
 
 
-def _deliver(session: Session, to_box: Mailbox, message: Message, form: ComposeForm, attachments, boxes, clock: WorldClock) -> None:
+def _deliver(session: Session, to_box: Mailbox, message: Message, form: ComposeForm, attachments, boxes, clock: WorldClock):  # noqa: ANN202
     copy = Message(
         mailbox_id=to_box.id, folder_id=folder_of_kind(session, to_box, "inbox").id, conversation_id=message.conversation_id,
         internet_message_id=message.internet_message_id, in_reply_to=message.in_reply_to, subject=message.subject,
@@ -221,6 +231,7 @@ def _deliver(session: Session, to_box: Mailbox, message: Message, form: ComposeF
     _set_recipients(session, copy, form, boxes, include_bcc=False)
     for a in attachments:
         session.add(Attachment(message_id=copy.id, name=a.name, size=a.size, content_type=a.content_type))
+    return on_delivery(session, to_box, copy, clock.now)
 
 
 def prefill(session: Session, box: Mailbox, source: Message, mode: str) -> ComposeForm:

@@ -70,6 +70,10 @@ class Message(SQLModel, table=True):
     crm_case_id: int | None = Field(default=None, index=True)
     reply_to_message_id: int | None = None  # the message this draft/reply answers (same mailbox)
     forward_of_message_id: int | None = None
+    # A meeting message: the calendar event it is about, and what it is (request | accepted |
+    # tentative | declined | cancel); None for ordinary mail.
+    event_id: int | None = Field(default=None, index=True)
+    meeting_type: str | None = Field(default=None, max_length=10)
     created_at: NaiveDatetime | None = None
     updated_at: NaiveDatetime | None = None  # bookkeeping: verifiers ignore it
 
@@ -92,5 +96,8 @@ class Attachment(SQLModel, table=True):
     size: int = 0  # bytes
     content_type: str = Field(default="application/octet-stream", max_length=120)
 
+
+from .calendar.models import Attendee, Event, Profile, Room  # noqa: E402,F401  (registers the calendar tables)
+from .options import AutoReply, Rule  # noqa: E402,F401  (registers the options' tables)
 
 TABLES = {"mailbox": Mailbox, "folder": Folder, "message": Message, "recipient": Recipient, "attachment": Attachment}

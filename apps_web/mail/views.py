@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
 from fastapi import Request
@@ -12,6 +13,7 @@ from ..identity.models import User
 from ..ui import render
 from ..world import WorldClock
 from .mailbox import PAGE_SIZE, FolderView, attachments_of, conversation, folder_views, recipients_of
+from .calendar.models import Attendee, Event
 from .models import Attachment, Folder, Mailbox, Message
 
 
@@ -43,7 +45,18 @@ def reading(session: Session, box: Mailbox, message: Message, folders: list[Fold
     deleted = next((f.folder.id for f in folders if f.folder.kind == "deleted"), -1)
     thread = conversation(session, box, message, deleted)
     ids = [m.id for m in thread]
-    return {"thread": thread, "recipients": recipients_of(session, ids), "attachments": attachments_of(session, ids)}
+    return {"thread": thread, "recipients": recipients_of(session, ids), "attachments": attachments_of(session, ids),
+            "meetings": meetings_of(session, box, thread)}
+
+
+def meetings_of(session: Session, box: Mailbox, thread: list[Message]) -> dict[int, Any]:
+    """The events the thread's meeting messages are about, with the reader's attendee row."""
+    ids = sorted({m.event_id for m in thread if m.event_id})
+    if not ids:
+        return {}
+    events = {e.id: e for e in session.exec(select(Event).where(Event.id.in_(ids))).all()}
+    mine = {a.event_id: a for a in session.exec(select(Attendee).where(Attendee.event_id.in_(ids), Attendee.user_id == box.user_id)).all()}
+    return {i: SimpleNamespace(event=events[i], me=mine.get(i)) for i in ids if i in events}
 
 
 def page(request: Request, session: Session, user: User, box: Mailbox, clock: WorldClock, *, folders: list[FolderView] | None = None,

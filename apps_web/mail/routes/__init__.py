@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import actions, api, compose, folders, search
+from . import actions, api, calendar, calendar_api, compose, folders, options, people, search
 
 router = APIRouter()
-for _module in (api, compose, search, actions, folders):
+for _module in (api, calendar_api, compose, search, actions, calendar, people, options, folders):
     router.include_router(_module.router)

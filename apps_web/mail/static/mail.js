@@ -13,11 +13,8 @@
     if (link) link.click();
   });
 
-  const form = $("form[data-compose]");
-  if (!form) return;
-
   // ---- recipients: type-ahead on the last address of To, Cc, Bcc --------------------------------------
-  function setupRecipients(box) {
+  function setupRecipients(box, changed) {
     const input = $("input[role=combobox]", box);
     const list = $(".listbox", box);
     let seq = 0, active = -1, shown = "";
@@ -32,7 +29,7 @@
       input.value = parts.join("; ") + "; ";
       close();
       input.focus();
-      markDirty();
+      changed();
     }
     function highlight(i) {
       const opts = options();
@@ -69,7 +66,7 @@
     // Like Outlook's recipient well, typing always continues after the addresses already there.
     const toEnd = () => { const n = input.value.length; input.setSelectionRange(n, n); };
     input.addEventListener("click", () => { if (input.selectionStart === input.selectionEnd) toEnd(); });
-    input.addEventListener("input", () => { markDirty(); search(); });
+    input.addEventListener("input", () => { changed(); search(); });
     input.addEventListener("blur", () => { seq++; close(); });
     input.addEventListener("keydown", (ev) => {
       if (ev.key === "ArrowDown") { highlight(active + 1); ev.preventDefault(); }
@@ -79,7 +76,26 @@
       else if (ev.key === "Escape") { close(); }
     });
   }
-  $$("[data-recipients]", form).forEach(setupRecipients);
+  // Recipient wells outside the compose form (the calendar's attendees, the scheduling assistant).
+  $$("form:not([data-compose]) [data-recipients]").forEach((box) => setupRecipients(box, () => box.closest("form").dispatchEvent(new Event("input", { bubbles: true }))));
+
+  // Calendar: the day and week grids open at 8 AM, as Outlook's do.
+  $$("[data-scroll-hour]").forEach((el) => { el.scrollTop = Number(el.dataset.scrollHour); });
+
+  // New event: Outlook's button reads Send once there is someone to invite, Save otherwise.
+  const eventForm = $("form[data-event-form]");
+  if (eventForm) {
+    const label = () => {
+      const invited = ["required", "optional"].some((n) => eventForm.elements[n].value.trim());
+      $("[data-event-submit]", eventForm).textContent = invited ? "Send" : "Save";
+    };
+    eventForm.addEventListener("input", label);
+  }
+
+  const form = $("form[data-compose]");
+  if (!form) return;
+
+  $$("[data-recipients]", form).forEach((box) => setupRecipients(box, markDirty));
 
   // ---- the editor -----------------------------------------------------------------------------------------
   const editor = $("[data-editor]", form);

@@ -16,7 +16,7 @@ from apps_web.world import WorldStore
 from apps_web.world.build import build_template
 from apps_web.world.clock import DEFAULT_CLOCK
 
-MAIL_TABLES = ["mail_mailbox", "mail_folder", "mail_message", "mail_recipient", "mail_attachment"]
+MAIL_TABLES = ["mail_mailbox", "mail_folder", "mail_message", "mail_recipient", "mail_attachment", "mail_room", "mail_profile", "mail_event", "mail_attendee"]
 CRM_TABLES = ["crm_account", "crm_contact", "crm_lead", "crm_opportunity", "crm_opportunity_contact_role", "crm_case", "crm_activity", "crm_note"]
 
 
