@@ -28,3 +28,25 @@ SEND = _body("SendMessage", {
 })
 MOVE = _body("MoveMessage", {"folder": {"type": "string", "description": "a folder's slug (inbox, archive, deleteditems...), id or name"}}, ["folder"])
 UPDATE = _body("UpdateMessage", {"is_read": {"type": "boolean"}, "is_flagged": {"type": "boolean"}})
+
+EVENT = _body("NewEvent", {
+    "subject": {"type": "string"},
+    "start": {"type": "string", "description": "ISO date and time, e.g. 2026-03-18T14:30"},
+    "end": {"type": "string", "description": "ISO date and time"},
+    "required": ADDRESSES, "optional": ADDRESSES,
+    "room_id": {"type": "integer", "description": "id of a room (see mail_rooms)"},
+    "location": {"type": "string"},
+    "all_day": {"type": "boolean"},
+    "is_online": {"type": "boolean", "description": "a Teams meeting"},
+    "show_as": {"type": "string", "enum": ["free", "tentative", "busy", "oof", "elsewhere"]},
+    "recurrence": {"type": "object", "description": "{type: daily|weekly, days: [mon, ...], interval, until (date) or count}",
+                   "properties": {"type": {"type": "string", "enum": ["none", "daily", "weekly"]}, "days": {"type": "array", "items": {"type": "string"}},
+                                  "interval": {"type": "integer", "minimum": 1}, "until": {"type": "string"}, "count": {"type": "integer", "minimum": 1}}},
+    "body": {"type": "string"},
+}, ["subject", "start", "end"])
+RESPOND = _body("EventResponse", {
+    "response": {"type": "string", "enum": ["accepted", "tentative", "declined"]},
+    "comment": {"type": "string"},
+    "send_response": {"type": "boolean", "description": "tell the organiser (default true)"},
+}, ["response"])
+CANCEL = _body("CancelEvent", {"message": {"type": "string", "description": "the note sent to the attendees"}})

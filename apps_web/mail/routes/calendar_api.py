@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Body, HTTPException, Request
 from sqlmodel import select
 
+from .. import openapi
 from ...deps import ClockDep, CurrentUser, SessionDep
 from ..calendar import events as ev_ops
 from ..calendar.freebusy import blocking, busy, first_free_slot
@@ -65,6 +66,14 @@ def get_event(session: SessionDep, user: CurrentUser, event_id: int):
     return _event_json(session, _visible_event(session, user, event_id))
 
 
+def _whole(value: Any) -> int:
+    """A repeat interval as given (1 when missing); the form's validation refuses a bad one."""
+    try:
+        return max(1, min(int(value or 1), 999))
+    except (TypeError, ValueError):
+        return 1
+
+
 def _form(payload: dict[str, Any]) -> ev_ops.EventForm:
     def addresses(v) -> str:  # noqa: ANN001
         return "; ".join(v) if isinstance(v, list) else str(v or "")
@@ -77,13 +86,13 @@ def _form(payload: dict[str, Any]) -> ev_ops.EventForm:
         subject=str(payload.get("subject") or ""), required=addresses(payload.get("required")), optional=addresses(payload.get("optional")),
         start_date=start[:10], start_time=start[11:16], end_date=end[:10], end_time=end[11:16], all_day=bool(payload.get("all_day")),
         room_id=payload.get("room_id") if isinstance(payload.get("room_id"), int) else None, location=str(payload.get("location") or ""),
-        recurrence=str(rec.get("type") or "none"), recur_days=list(rec.get("days") or []), recur_interval=int(rec.get("interval") or 1),
+        recurrence=str(rec.get("type") or "none"), recur_days=[str(d) for d in rec.get("days") or []] if isinstance(rec.get("days"), list) else [], recur_interval=_whole(rec.get("interval")),
         recur_end="until" if rec.get("until") else ("count" if rec.get("count") else "never"), recur_until=str(rec.get("until") or ""),
         recur_count=str(rec.get("count") or ""), body=str(payload.get("body") or ""), is_online=bool(payload.get("is_online")),
         show_as=str(payload.get("show_as") or "busy"))
 
 
-@router.post("/events", status_code=201)
+@router.post("/events", status_code=201, name="create_event", openapi_extra=openapi.EVENT)
 def create_event(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, payload: dict[str, Any] = Body(...)):
     """``subject``, ``start``/``end`` (ISO datetimes), ``required``/``optional`` (lists or ``;``-separated),
     ``room_id``, ``location``, ``all_day``, ``recurrence`` ({type, days, interval, until, count}), ``body``."""
@@ -96,7 +105,7 @@ def create_event(request: Request, session: SessionDep, user: CurrentUser, clock
     return _event_json(session, ev)
 
 
-@router.post("/events/{event_id}/respond")
+@router.post("/events/{event_id}/respond", name="respond_to_event", openapi_extra=openapi.RESPOND)
 def respond(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, event_id: int, payload: dict[str, Any] = Body(...)):
     """``response`` (accepted, tentative, declined), ``comment``, ``send_response`` (default true)."""
     ev = _visible_event(session, user, event_id)
@@ -109,7 +118,7 @@ def respond(request: Request, session: SessionDep, user: CurrentUser, clock: Clo
     return _event_json(session, ev)
 
 
-@router.post("/events/{event_id}/cancel")
+@router.post("/events/{event_id}/cancel", name="cancel_event", openapi_extra=openapi.CANCEL)
 def cancel(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, event_id: int, payload: dict[str, Any] = Body(default={})):
     ev = _visible_event(session, user, event_id)
     box = box_of(session, user)
