@@ -27,6 +27,19 @@ NAVIGATOR: list[tuple[str, list[tuple[str, str]]]] = [
         ("Resolved", _list("incident", "state=Resolved")),
         ("All", _list("incident")),
     ]),
+    ("Problem", [
+        ("Create New", "/problem.do?sys_id=-1"),
+        ("Assigned to me", _list("problem", f"assigned_to={ME}^stateINNew,Assess,Root Cause Analysis,Fix in Progress")),
+        ("Open", _list("problem", "stateINNew,Assess,Root Cause Analysis,Fix in Progress")),
+        ("All", _list("problem")),
+    ]),
+    ("Change", [
+        ("Create New", "/change_request.do?sys_id=-1"),
+        ("Assigned to me", _list("change_request", f"assigned_to={ME}^stateINNew,Assess,Authorize,Scheduled,Implement,Review")),
+        ("Open", _list("change_request", "stateINNew,Assess,Authorize,Scheduled,Implement,Review")),
+        ("Scheduled", _list("change_request", "state=Scheduled^ORDERBYstart_date")),
+        ("All", _list("change_request")),
+    ]),
     ("Service Catalog", [
         ("Catalog", "/catalog"),
         ("Requests", _list("sc_request")),

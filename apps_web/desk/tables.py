@@ -15,7 +15,7 @@ from sqlmodel import SQLModel
 
 from ..identity.models import User
 from . import choices as C
-from .models import Approval, CatalogItem, ConfigItem, Group, Incident, KnowledgeArticle, Request, RequestedItem
+from .models import Approval, CatalogItem, ChangeRequest, ConfigItem, Group, Incident, KnowledgeArticle, Problem, Request, RequestedItem
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,8 @@ REFS: dict[str, Ref] = {
     "sys_user_group": Ref(Group, Group.name, "/sys_user_group.do?sys_id={id}"),
     "cmdb_ci": Ref(ConfigItem, ConfigItem.name, "/cmdb_ci.do?sys_id={id}"),
     "incident": Ref(Incident, Incident.number, "/incident.do?sys_id={id}"),
+    "problem": Ref(Problem, Problem.number, "/problem.do?sys_id={id}"),
+    "change_request": Ref(ChangeRequest, ChangeRequest.number, "/change_request.do?sys_id={id}"),
     "kb_knowledge": Ref(KnowledgeArticle, KnowledgeArticle.number, "/kb_view.do?sys_id={id}"),
     "sc_cat_item": Ref(CatalogItem, CatalogItem.name, "/sc_cat_item.do?sys_id={id}"),
     "sc_request": Ref(Request, Request.number, "/sc_request.do?sys_id={id}"),
@@ -131,6 +133,59 @@ INCIDENT_COLS = (
     Col("resolved_by", "Resolved by", "reference", column="resolved_by_id", ref="sys_user"),
     Col("closed_at", "Closed", "datetime"),
     Col("opened_by", "Opened by", "reference", column="opened_by_id", ref="sys_user"),
+    Col("problem_id", "Problem", "reference", ref="problem"),
+    Col("sys_updated_on", "Updated", "datetime", column="updated_at"),
+)
+
+PROBLEM_COLS = (
+    Col("number", "Number"),
+    Col("opened_at", "Opened", "datetime"),
+    Col("short_description", "Problem statement"),
+    Col("description", "Description"),
+    Col("category", "Category", "choice", choices=tuple(C.CATEGORIES)),
+    Col("cmdb_ci", "Configuration item", "reference", column="ci_id", ref="cmdb_ci"),
+    Col("state", "State", "choice", choices=tuple(C.PROBLEM_STATES)),
+    Col("impact", "Impact", "number", choices=_pairs(C.IMPACT)),
+    Col("urgency", "Urgency", "number", choices=_pairs(C.URGENCY)),
+    Col("priority", "Priority", "number", choices=_pairs(C.PRIORITY)),
+    Col("assignment_group", "Assignment group", "reference", column="assignment_group_id", ref="sys_user_group"),
+    Col("assigned_to", "Assigned to", "reference", column="assigned_to_id", ref="sys_user"),
+    Col("first_reported_by_task", "First reported by", "reference", column="first_reported_by_id", ref="incident"),
+    Col("workaround", "Workaround"),
+    Col("cause_notes", "Cause notes"),
+    Col("fix_notes", "Fix notes"),
+    Col("resolution_code", "Resolution code", "choice", choices=tuple(C.PROBLEM_CODES)),
+    Col("duplicate_of", "Duplicate of", "reference", column="duplicate_of_id", ref="problem"),
+    Col("resolved_at", "Resolved", "datetime"),
+    Col("closed_at", "Closed", "datetime"),
+    Col("opened_by", "Opened by", "reference", column="opened_by_id", ref="sys_user"),
+    Col("sys_updated_on", "Updated", "datetime", column="updated_at"),
+)
+
+CHANGE_COLS = (
+    Col("number", "Number"),
+    Col("short_description", "Short description"),
+    Col("description", "Description"),
+    Col("type", "Type", "choice", choices=tuple(C.CHANGE_TYPES)),
+    Col("state", "State", "choice", choices=tuple(C.CHANGE_STATES)),
+    Col("category", "Category", "choice", choices=tuple(C.CHANGE_CATEGORIES)),
+    Col("cmdb_ci", "Configuration item", "reference", column="ci_id", ref="cmdb_ci"),
+    Col("risk", "Risk", "choice", choices=tuple(C.CHANGE_RISKS)),
+    Col("impact", "Impact", "number", choices=_pairs(C.IMPACT)),
+    Col("priority", "Priority", "number", choices=_pairs(C.PRIORITY)),
+    Col("requested_by", "Requested by", "reference", column="requested_by_id", ref="sys_user"),
+    Col("assignment_group", "Assignment group", "reference", column="assignment_group_id", ref="sys_user_group"),
+    Col("assigned_to", "Assigned to", "reference", column="assigned_to_id", ref="sys_user"),
+    Col("start_date", "Planned start date", "datetime"),
+    Col("end_date", "Planned end date", "datetime"),
+    Col("approval", "Approval", "choice", choices=tuple(C.CHANGE_APPROVALS)),
+    Col("justification", "Justification"),
+    Col("implementation_plan", "Implementation plan"),
+    Col("backout_plan", "Backout plan"),
+    Col("test_plan", "Test plan"),
+    Col("close_code", "Close code", "choice", choices=tuple(C.CHANGE_CLOSE_CODES)),
+    Col("close_notes", "Close notes"),
+    Col("opened_at", "Opened", "datetime"),
     Col("sys_updated_on", "Updated", "datetime", column="updated_at"),
 )
 
@@ -139,6 +194,10 @@ TABLES: dict[str, Table] = {
     for t in [
         Table("incident", "Incidents", "Incident", Incident, INCIDENT_COLS,
               ("number", "opened_at", "short_description", "caller_id", "priority", "state", "category", "assignment_group", "assigned_to", "sys_updated_on")),
+        Table("problem", "Problems", "Problem", Problem, PROBLEM_COLS,
+              ("number", "opened_at", "short_description", "priority", "state", "category", "assignment_group", "assigned_to", "sys_updated_on")),
+        Table("change_request", "Change Requests", "Change Request", ChangeRequest, CHANGE_COLS,
+              ("number", "short_description", "type", "state", "cmdb_ci", "risk", "start_date", "end_date", "assignment_group", "approval")),
         Table("cmdb_ci", "Configuration Items", "Configuration Item", ConfigItem, (
             Col("name", "Name"), Col("sys_class_name", "Class", "choice", column="ci_class", choices=tuple(C.CI_CLASSES)),
             Col("operational_status", "Operational status", "choice", choices=tuple(C.CI_STATUSES)),
@@ -177,8 +236,9 @@ TABLES: dict[str, Table] = {
             Col("state", "State", "choice", choices=_pairs(C.APPROVAL_STATES)),
             Col("approver", "Approver", "reference", column="approver_id", ref="sys_user"),
             Col("sysapproval", "Approval for", "reference", column="req_item_id", ref="sc_req_item"),
+            Col("change_request", "Change request", "reference", column="change_id", ref="change_request"),
             Col("comments", "Comments"), Col("sys_created_on", "Created", "datetime", column="created_at"),
-        ), ("sysapproval", "state", "approver", "sys_created_on"), default_order="-sys_created_on", number_col="sysapproval"),
+        ), ("sysapproval", "change_request", "state", "approver", "sys_created_on"), default_order="-sys_created_on", number_col="sysapproval"),
         Table("sys_user", "Users", "User", User, (
             Col("name", "Name", column="__name__"), Col("user_name", "User ID", column="username"), Col("email", "Email"),
             Col("title", "Title"), Col("department", "Department"), Col("phone", "Business phone", column="phone"),

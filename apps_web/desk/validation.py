@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 from ..identity.models import User
 from ..world import WorldClock
 from . import choices as C
-from .models import ConfigItem, Group, GroupMember, Incident, Journal
+from .models import ConfigItem, Group, GroupMember, Incident, Journal, Problem
 
 # form/API name -> (model attribute, label)
 FIELDS: dict[str, tuple[str, str]] = {
@@ -34,9 +34,10 @@ FIELDS: dict[str, tuple[str, str]] = {
     "description": ("description", "Description"),
     "close_code": ("close_code", "Resolution code"),
     "close_notes": ("close_notes", "Resolution notes"),
+    "problem_id": ("problem_id", "Problem"),
 }
 JOURNAL_FIELDS = {"work_notes": "Work notes", "comments": "Additional comments"}
-REFERENCES = {"caller_id": User, "cmdb_ci": ConfigItem, "assignment_group": Group}
+REFERENCES = {"caller_id": User, "cmdb_ci": ConfigItem, "assignment_group": Group, "problem_id": Problem}
 
 
 def _account_model():

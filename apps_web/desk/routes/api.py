@@ -179,4 +179,7 @@ def lookup(ref_key: str, session: SessionDep, user: CurrentUser, q: str = "", gr
         from ..models import ConfigItem
 
         sub = {i: c for i, c in session.execute(select(ConfigItem.id, ConfigItem.ci_class).where(ConfigItem.id.in_([r[0] for r in rows]))).all()}
+    elif hasattr(ref.model, "short_description") and rows:  # numbered tasks: incidents, problems, changes
+        sub = {i: f"{st} · {d}" for i, st, d in session.execute(select(ref.model.id, ref.model.state, ref.model.short_description)
+                                                                .where(ref.model.id.in_([r[0] for r in rows]))).all()}
     return [{"id": i, "label": str(d), "sublabel": sub.get(i, "")} for i, d in rows]

@@ -12,13 +12,15 @@ from sqlmodel import select
 from ...deps import ClockDep, CurrentUser, SessionDep
 from ...ui import redirect, render
 from .. import choices as C
+from .. import problems
 from ..common import display, get_or_404
 from ..models import Incident, Journal
 from ..tables import REFS
 from ..validation import FIELDS, JOURNAL_FIELDS, apply, current_values, mandatory, validate
 
 router = APIRouter()
-REF_TABLES = {"caller_id": "sys_user", "cmdb_ci": "cmdb_ci", "assignment_group": "sys_user_group", "assigned_to": "sys_user", "company": "customer_account"}
+REF_TABLES = {"caller_id": "sys_user", "cmdb_ci": "cmdb_ci", "assignment_group": "sys_user_group", "assigned_to": "sys_user", "company": "customer_account",
+              "problem_id": "problem"}
 
 
 def _labels(session, values: dict) -> dict[str, str]:
@@ -29,9 +31,14 @@ def _labels(session, values: dict) -> dict[str, str]:
 def _activity(session, inc: Incident | None) -> list[dict]:
     if inc is None or inc.id is None:
         return []
+    return journal_entries(session, "incident", inc.id)
+
+
+def journal_entries(session, table_name: str, record_id: int) -> list[dict]:
+    """A record's activity stream: work notes and comments, newest first."""
     from ...identity.models import User
 
-    rows = session.exec(select(Journal).where(Journal.table_name == "incident", Journal.record_id == inc.id).order_by(Journal.created_at.desc(), Journal.id.desc())).all()
+    rows = session.exec(select(Journal).where(Journal.table_name == table_name, Journal.record_id == record_id).order_by(Journal.created_at.desc(), Journal.id.desc())).all()
     people = {u.id: u for u in session.exec(select(User).where(User.id.in_({r.author_id for r in rows}))).all()} if rows else {}
     return [{"kind": r.kind, "label": JOURNAL_FIELDS[r.kind], "author": people[r.author_id].name if r.author_id in people else "System",
              "when": r.created_at, "body": r.body} for r in rows]
@@ -49,7 +56,8 @@ def _page(request, session, user, inc: Incident | None, values: dict, errors: di
     )
 
 
-def _back(request: Request, fallback: str = "/incident_list.do") -> str:
+def list_back(request: Request, fallback: str) -> str:
+    """Where Update returns: the list the form was opened from, else ``fallback``."""
     ref = request.headers.get("referer", "")
     path = urlparse(ref)
     return (path.path + ("?" + path.query if path.query else "")) if path.path.endswith("_list.do") else fallback
@@ -64,9 +72,9 @@ def incident_form(request: Request, session: SessionDep, user: CurrentUser, sys_
         return redirect(request, f"/incident.do?sys_id={inc.id}")
     if sys_id == "-1":
         values = current_values(None)
-        return _page(request, session, user, None, values, {}, back=_back(request))
+        return _page(request, session, user, None, values, {}, back=list_back(request, "/incident_list.do"))
     inc = get_or_404(session, Incident, sys_id, "incident")
-    return _page(request, session, user, inc, current_values(inc), {}, back=_back(request))
+    return _page(request, session, user, inc, current_values(inc), {}, back=list_back(request, "/incident_list.do"))
 
 
 @router.post("/incident.do")
@@ -90,6 +98,14 @@ async def incident_save(request: Request, session: SessionDep, user: CurrentUser
         return _page(request, session, user, inc, values, errors, journal, back)
     new = inc is None
     inc = apply(session, inc, values, journal, user, clock)
+    if action == "create_problem":
+        if inc.problem_id is not None:
+            session.rollback()
+            errors = {"__all__": f"This incident is already linked to problem {display(session, 'problem', inc.problem_id)}."}
+            return _page(request, session, user, inc, current_values(inc), errors, journal, back)
+        prb = problems.from_incident(session, inc, user, clock)
+        session.commit()
+        return redirect(request, f"/problem.do?sys_id={prb.id}", toast=f"Problem {prb.number} created from {inc.number}.")
     session.commit()
     verb = "created" if new else ("resolved" if action == "resolve" else "updated")
     if action in ("update", "insert") and back.startswith("/") and back.endswith(("_list.do",)) or action in ("update", "insert") and "_list.do?" in back:

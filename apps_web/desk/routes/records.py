@@ -63,7 +63,7 @@ def _extras(session, key: str, rec) -> dict:
 @router.get("/{table_key}.do")
 def record_form(request: Request, table_key: str, session: SessionDep, user: CurrentUser, sys_id: str = ""):
     table = TABLES.get(table_key)
-    if table is None or table_key == "incident":
+    if table is None or table_key in ("incident", "problem", "change_request"):
         raise HTTPException(status_code=404, detail=f"Invalid table name: {table_key}.")
     rec = get_or_404(session, table.model, sys_id, table.singular)
     fields = _fields(session, table, rec)

@@ -14,6 +14,7 @@ from .cmdb import seed_cmdb
 from .incidents import seed_incidents
 from .knowledge import seed_knowledge
 from .people import seed_people
+from .problems import seed_problems
 
 
 def seed_desk(ctx: SeedContext) -> None:
@@ -21,7 +22,9 @@ def seed_desk(ctx: SeedContext) -> None:
     if staff is None:
         return  # no people in this world: nothing to support
     cis = seed_cmdb(ctx, staff)
-    seed_incidents(ctx, staff, cis)
+    incidents = seed_incidents(ctx, staff, cis)
+    cis_by_id = {c["id"]: c for rows in cis.by_class.values() for c in rows}
+    seed_problems(ctx, staff, incidents, cis_by_id)
     seed_knowledge(ctx, staff)
     seed_catalog(ctx, staff)
 
