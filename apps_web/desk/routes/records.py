@@ -12,8 +12,9 @@ from ...deps import ClockDep, CurrentUser, SessionDep
 from ...identity.models import User
 from ...ui import redirect, render
 from ..catalog import decide, variables_of
-from ..common import get_or_404, reference_maps, sn_datetime
-from ..models import Approval, CatalogItem, GroupMember, RequestedItem
+from ..changes import conflicts
+from ..common import display, get_or_404, reference_maps, sn_datetime
+from ..models import Approval, CatalogItem, ChangeRequest, GroupMember, RequestedItem
 from ..tables import REFS, TABLES
 
 router = APIRouter()
@@ -49,7 +50,12 @@ def _extras(session, key: str, rec) -> dict:
     if key == "sys_user_group":
         ids = [m.user_id for m in session.exec(select(GroupMember).where(GroupMember.group_id == rec.id)).all()]
         extra["members"] = session.exec(select(User).where(User.id.in_(ids)).order_by(User.last_name)).all() if ids else []
-    if key == "sysapproval_approver":
+    if key == "sysapproval_approver" and rec.change_id is not None:
+        chg = session.get(ChangeRequest, rec.change_id)
+        extra["change"] = chg
+        extra["change_conflicts"] = conflicts(session, chg) if chg else []
+        extra["change_ci"] = display(session, "cmdb_ci", chg.ci_id) if chg else ""
+    if key == "sysapproval_approver" and rec.req_item_id is not None:
         extra["ritm"] = session.get(RequestedItem, rec.req_item_id)
         if extra["ritm"] is not None:
             item = session.get(CatalogItem, extra["ritm"].item_id)
@@ -71,6 +77,8 @@ def record_form(request: Request, table_key: str, session: SessionDep, user: Cur
     extra = _extras(session, table_key, rec)
     if table_key == "sysapproval_approver" and extra.get("ritm") is not None:
         title = f"Approval for {extra['ritm'].number}"
+    if table_key == "sysapproval_approver" and extra.get("change") is not None:
+        title = f"Approval for {extra['change'].number}"
     return render(request, "desk/record.html", table=table, rec=rec, fields=fields, title=title, errors={}, **extra)
 
 
@@ -86,14 +94,17 @@ async def approval_action(request: Request, session: SessionDep, user: CurrentUs
         session.rollback()
         extra = _extras(session, "sysapproval_approver", approval)
         return render(request, "desk/record.html", table=table, rec=approval, fields=_fields(session, table, approval),
-                      title=f"Approval for {extra['ritm'].number}" if extra.get("ritm") else "Approval", errors=errors, comments=str(form.get("comments", "")), **extra)
+                      title=f"Approval for {extra_number(session, approval)}", errors=errors, comments=str(form.get("comments", "")), **extra)
     session.commit()
     word = "approved" if decision == "approved" else "rejected"
+    what = "Change" if approval.change_id is not None else "Request"
     return redirect(request, "/sysapproval_approver_list.do?sysparm_query=approver=javascript:gs.getUserID()^state=requested",
-                    toast=f"Request {extra_number(session, approval)} {word}.")
+                    toast=f"{what} {extra_number(session, approval)} {word}.")
 
 
 def extra_number(session, approval: Approval) -> str:
-    ritm = session.get(RequestedItem, approval.req_item_id)
+    if approval.change_id is not None:
+        return display(session, "change_request", approval.change_id)
+    ritm = session.get(RequestedItem, approval.req_item_id) if approval.req_item_id else None
     return ritm.number if ritm else ""
 

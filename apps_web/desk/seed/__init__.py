@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ...world.seeding import SeedContext
 from .catalog import seed_catalog
+from .changes import seed_changes
 from .cmdb import seed_cmdb
 from .incidents import seed_incidents
 from .knowledge import seed_knowledge
@@ -27,6 +28,7 @@ def seed_desk(ctx: SeedContext) -> None:
     seed_problems(ctx, staff, incidents, cis_by_id)
     seed_knowledge(ctx, staff)
     seed_catalog(ctx, staff)
+    seed_changes(ctx, staff, cis.by_class)
 
 
 __all__ = ["seed_desk"]
