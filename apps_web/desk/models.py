@@ -229,3 +229,20 @@ class Approval(Stamps, table=True):
     change_id: int | None = Field(default=None, foreign_key="desk_change.id", index=True)
     state: str = Field(default="requested", max_length=20)
     comments: str = ""
+
+
+class TaskSLA(SQLModel, table=True):
+    """A task SLA (task_sla): one SLA timer of an incident, measured against the world clock.
+
+    Whether it has breached is not stored: it depends on the clock while the timer runs (see slas.py).
+    """
+
+    __tablename__ = "desk_task_sla"
+    id: int | None = Field(default=None, primary_key=True)
+    task_id: int = Field(foreign_key="desk_incident.id", index=True)
+    sla: str = Field(max_length=80)  # the definition's name, e.g. "Priority 2 resolution (8 hour)"
+    target: str = Field(max_length=20)  # Response | Resolution
+    stage: str = Field(default="In progress", max_length=20)  # In progress | Completed | Cancelled
+    start_time: NaiveDatetime | None = None
+    stop_time: NaiveDatetime | None = None
+    breach_time: NaiveDatetime | None = None

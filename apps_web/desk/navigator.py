@@ -40,6 +40,12 @@ NAVIGATOR: list[tuple[str, list[tuple[str, str]]]] = [
         ("Scheduled", _list("change_request", "state=Scheduled^ORDERBYstart_date")),
         ("All", _list("change_request")),
     ]),
+    ("Service Level Management", [
+        ("Task SLAs", _list("task_sla")),
+        ("In progress", _list("task_sla", "stage=In progress")),
+        ("Breached", _list("task_sla", "has_breached=true")),
+        ("Incidents with breached SLAs", _list("incident", "sla_breached=true^stateINNew,In Progress,On Hold")),
+    ]),
     ("Service Catalog", [
         ("Catalog", "/catalog"),
         ("Requests", _list("sc_request")),

@@ -126,9 +126,9 @@ def _number(col: Col, value: str) -> float:
         raise QueryError(f"{col.label}: '{value}' is not a number.") from None
 
 
-def condition(table: Table, c: Cond, user_id: int | None):
+def condition(table: Table, c: Cond, user_id: int | None, now=None):
     col = table.col(c.field)
-    expr = attr(table, col)
+    expr = attr(table, col, now)
     op, v = c.op, c.value
     if op == "ISEMPTY":
         return or_(expr.is_(None), expr == "") if col.type in ("string", "choice") else expr.is_(None)
@@ -163,6 +163,8 @@ def condition(table: Table, c: Cond, user_id: int | None):
         return {"=": expr == n, "!=": or_(expr.is_(None), expr != n), "<": expr < n, ">": expr > n, "<=": expr <= n, ">=": expr >= n}[op]
     if col.type == "boolean":
         truth = v.strip().lower() in ("true", "1", "yes")
+        if col.attr.startswith("__"):  # a computed condition (SLA breaches)
+            return expr if (op == "=") == truth else not_(expr)
         return (expr == truth) if op == "=" else (expr != truth)
     low = func.lower(expr)
     return {
@@ -176,16 +178,17 @@ def _esc(v: str) -> str:
     return v.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def where(table: Table, q: Query, user_id: int | None):
-    return and_(True, *[or_(*[condition(table, c, user_id) for c in group]) for group in q.groups()])
+def where(table: Table, q: Query, user_id: int | None, now=None):
+    """The query's conditions as SQL; ``now`` (the world clock) for conditions that depend on it."""
+    return and_(True, *[or_(*[condition(table, c, user_id, now) for c in group]) for group in q.groups()])
 
 
-def order_by(table: Table, q: Query) -> list:
+def order_by(table: Table, q: Query, now=None) -> list:
     keys = q.order or [(table.default_order.lstrip("-"), table.default_order.startswith("-"))]
     out = []
     for name, desc in keys:
         col = table.col(name)
-        expr = attr(table, col)
+        expr = attr(table, col, now)
         if col.type == "reference" and col.ref in REFS:
             ref = REFS[col.ref]
             expr = select(ref.display).where(ref.model.id == expr).scalar_subquery()

@@ -10,12 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import literal_column
+from datetime import datetime
+
+from sqlalchemy import literal_column, select
+
+from ..world.clock import DEFAULT_CLOCK
 from sqlmodel import SQLModel
 
 from ..identity.models import User
 from . import choices as C
-from .models import Approval, CatalogItem, ChangeRequest, ConfigItem, Group, Incident, KnowledgeArticle, Problem, Request, RequestedItem
+from .models import Approval, CatalogItem, ChangeRequest, TaskSLA, ConfigItem, Group, Incident, KnowledgeArticle, Problem, Request, RequestedItem
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,7 @@ REFS: dict[str, Ref] = {
     "cmdb_ci": Ref(ConfigItem, ConfigItem.name, "/cmdb_ci.do?sys_id={id}"),
     "incident": Ref(Incident, Incident.number, "/incident.do?sys_id={id}"),
     "problem": Ref(Problem, Problem.number, "/problem.do?sys_id={id}"),
+    "task_sla": Ref(TaskSLA, TaskSLA.sla, "/task_sla.do?sys_id={id}"),
     "change_request": Ref(ChangeRequest, ChangeRequest.number, "/change_request.do?sys_id={id}"),
     "kb_knowledge": Ref(KnowledgeArticle, KnowledgeArticle.number, "/kb_view.do?sys_id={id}"),
     "sc_cat_item": Ref(CatalogItem, CatalogItem.name, "/sc_cat_item.do?sys_id={id}"),
@@ -134,7 +139,19 @@ INCIDENT_COLS = (
     Col("closed_at", "Closed", "datetime"),
     Col("opened_by", "Opened by", "reference", column="opened_by_id", ref="sys_user"),
     Col("problem_id", "Problem", "reference", ref="problem"),
+    Col("sla_breached", "SLA breached", "boolean", column="__incident_breached__"),
     Col("sys_updated_on", "Updated", "datetime", column="updated_at"),
+)
+
+SLA_COLS = (
+    Col("task", "Task", "reference", column="task_id", ref="incident"),
+    Col("sla", "SLA definition"),
+    Col("target", "Target", "choice", choices=("Response", "Resolution")),
+    Col("stage", "Stage", "choice", choices=("In progress", "Completed", "Cancelled")),
+    Col("has_breached", "Has breached", "boolean", column="__sla_breached__"),
+    Col("start_time", "Start time", "datetime"),
+    Col("end_time", "Stop time", "datetime", column="stop_time"),
+    Col("planned_end_time", "Breach time", "datetime", column="breach_time"),
 )
 
 PROBLEM_COLS = (
@@ -194,6 +211,8 @@ TABLES: dict[str, Table] = {
     for t in [
         Table("incident", "Incidents", "Incident", Incident, INCIDENT_COLS,
               ("number", "opened_at", "short_description", "caller_id", "priority", "state", "category", "assignment_group", "assigned_to", "sys_updated_on")),
+        Table("task_sla", "Task SLAs", "Task SLA", TaskSLA, SLA_COLS,
+              ("task", "sla", "target", "stage", "has_breached", "start_time", "end_time", "planned_end_time"), default_order="-start_time", number_col="task"),
         Table("problem", "Problems", "Problem", Problem, PROBLEM_COLS,
               ("number", "opened_at", "short_description", "priority", "state", "category", "assignment_group", "assigned_to", "sys_updated_on")),
         Table("change_request", "Change Requests", "Change Request", ChangeRequest, CHANGE_COLS,
@@ -252,8 +271,35 @@ TABLES: dict[str, Table] = {
 }
 
 
-def attr(table: Table, col: Col):
-    """The SQL expression of a column (the user's name is computed)."""
+def _computed(now: datetime) -> dict[str, Any]:
+    from .slas import breached_sql, incident_breached_sql
+
+    return {"__sla_breached__": breached_sql(now), "__incident_breached__": incident_breached_sql(now)}
+
+
+def attr(table: Table, col: Col, now: datetime | None = None):
+    """The SQL expression of a column (the user's name is computed; SLA breaches depend on the clock)."""
     if col.attr == "__name__":
         return USER_NAME
+    if col.attr.startswith("__"):
+        return _computed(now or DEFAULT_CLOCK)[col.attr]
     return getattr(table.model, col.attr)
+
+
+def value(session, table: Table, col: Col, row: Any, now: datetime | None = None) -> Any:
+    """A row's value of a column, computed ones included."""
+    if col.attr == "__name__":
+        return row.name
+    if col.attr == "__sla_breached__":
+        from .slas import breached
+
+        return breached(row, now or DEFAULT_CLOCK)
+    if col.attr == "__incident_breached__":
+        return _incident_breached(session, row.id, now or DEFAULT_CLOCK)
+    return getattr(row, col.attr)
+
+
+def _incident_breached(session, incident_id: int, now: datetime) -> bool:
+    from .slas import breached_sql
+
+    return session.execute(select(TaskSLA.id).where(TaskSLA.task_id == incident_id, breached_sql(now)).limit(1)).first() is not None

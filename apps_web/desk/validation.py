@@ -14,6 +14,7 @@ from sqlmodel import Session, select
 from ..identity.models import User
 from ..world import WorldClock
 from . import choices as C
+from . import slas
 from .models import ConfigItem, Group, GroupMember, Incident, Journal, Problem
 
 # form/API name -> (model attribute, label)
@@ -150,6 +151,7 @@ def next_number(session: Session) -> str:
 def apply(session: Session, inc: Incident | None, values: dict[str, Any], journal: dict[str, str], user: User, clock: WorldClock) -> Incident:
     """Save validated values (and journal entries) on a new or existing incident."""
     now = clock.now
+    snapshot = None if inc is None else {"state": inc.state, "priority": inc.priority}
     if inc is None:
         inc = Incident(number=next_number(session), opened_at=now, opened_by_id=user.id, created_at=now)
     before = inc.state
@@ -168,6 +170,7 @@ def apply(session: Session, inc: Incident | None, values: dict[str, Any], journa
     inc.updated_at = now
     session.add(inc)
     session.flush()
+    slas.sync(session, inc, snapshot, now)
     for kind, body in journal.items():
         if body and body.strip():
             session.add(Journal(table_name="incident", record_id=inc.id, kind=kind, author_id=user.id, created_at=now, body=body.replace("\r\n", "\n").strip()))

@@ -19,7 +19,7 @@ from ..catalog import decide, place_order, validate_order
 from ..common import get_or_404, reference_maps
 from ..models import Approval, CatalogItem, GroupMember, Incident
 from ..query import QueryError, order_by, parse, where
-from ..tables import REFS, TABLES, Table
+from ..tables import REFS, TABLES, Table, value
 from ..validation import FIELDS, JOURNAL_FIELDS, apply, validate
 
 router = APIRouter(prefix="/api", tags=["desk"])
@@ -38,13 +38,13 @@ def _json(v: Any) -> Any:
     return v.isoformat(sep=" ") if isinstance(v, datetime) else v.isoformat() if isinstance(v, date) else v
 
 
-def serialize(session, table: Table, rows: list) -> list[dict]:
+def serialize(session, table: Table, rows: list, now=None) -> list[dict]:
     refs = reference_maps(session, table, rows, [c.name for c in table.cols])
     out = []
     for r in rows:
         rec: dict[str, Any] = {"sys_id": r.id}
         for c in table.cols:
-            v = getattr(r, c.attr) if c.attr != "__name__" else r.name
+            v = value(session, table, c, r, now)
             rec[c.name] = {"value": v, "display_value": refs[c.name].get(v, "")} if c.type == "reference" and v is not None else _json(v)
         out.append(rec)
     return out
@@ -57,24 +57,24 @@ def _invalid(label: str, errors: dict[str, str]) -> JSONResponse:
 
 
 @router.get("/now/table/{table_key}")
-def table_list(table_key: str, session: SessionDep, user: CurrentUser, sysparm_query: str = "", sysparm_limit: int = 100, sysparm_offset: int = 0):
+def table_list(table_key: str, session: SessionDep, user: CurrentUser, clock: ClockDep, sysparm_query: str = "", sysparm_limit: int = 100, sysparm_offset: int = 0):
     table = _table(table_key)
     try:
         q = parse(table, sysparm_query)
-        cond = where(table, q, user.id)
+        cond = where(table, q, user.id, clock.now)
     except QueryError as exc:
         return JSONResponse({"error": {"message": str(exc), "detail": {"sysparm_query": str(exc)}}}, status_code=400)
     limit = max(1, min(sysparm_limit, MAX_LIMIT))
     total = session.execute(select(func.count()).select_from(table.model).where(cond)).scalar_one()
-    rows = session.execute(select(table.model).where(cond).order_by(*order_by(table, q)).offset(max(0, sysparm_offset)).limit(limit)).scalars().all()
-    return JSONResponse({"result": serialize(session, table, rows)}, headers={"X-Total-Count": str(total)})
+    rows = session.execute(select(table.model).where(cond).order_by(*order_by(table, q, clock.now)).offset(max(0, sysparm_offset)).limit(limit)).scalars().all()
+    return JSONResponse({"result": serialize(session, table, rows, clock.now)}, headers={"X-Total-Count": str(total)})
 
 
 @router.get("/now/table/{table_key}/{sys_id}")
-def table_get(table_key: str, sys_id: str, session: SessionDep, user: CurrentUser):
+def table_get(table_key: str, sys_id: str, session: SessionDep, user: CurrentUser, clock: ClockDep):
     table = _table(table_key)
     rec = get_or_404(session, table.model, sys_id, table.singular)
-    return {"result": serialize(session, table, [rec])[0]}
+    return {"result": serialize(session, table, [rec], clock.now)[0]}
 
 
 def _incident_payload(payload: Any) -> tuple[dict | None, dict | None, JSONResponse | None]:

@@ -13,11 +13,11 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse
 from sqlalchemy import func, select
 
-from ...deps import CurrentUser, SessionDep
+from ...deps import ClockDep, CurrentUser, SessionDep
 from ...ui import render
 from ..common import reference_maps, sn_datetime
 from ..query import OPS, Query, QueryError, describe, order_by, parse, where
-from ..tables import TABLES, Table, attr
+from ..tables import TABLES, Table, attr, value
 
 router = APIRouter()
 PAGE = 20
@@ -46,7 +46,7 @@ def field_meta(table: Table) -> list[dict]:
 
 
 @router.get("/{table_key}_list.do")
-def list_view(request: Request, table_key: str, session: SessionDep, user: CurrentUser, sysparm_query: str = "", sysparm_first_row: int = 1,
+def list_view(request: Request, table_key: str, session: SessionDep, user: CurrentUser, clock: ClockDep, sysparm_query: str = "", sysparm_first_row: int = 1,
               sysparm_search_field: str = "", sysparm_search: str = ""):
     table = TABLES.get(table_key)
     if table is None:
@@ -58,21 +58,21 @@ def list_view(request: Request, table_key: str, session: SessionDep, user: Curre
     error = None
     try:
         q = parse(table, sysparm_query)
-        cond = where(table, q, user.id)
+        cond = where(table, q, user.id, clock.now)
     except QueryError as exc:
         error, q = str(exc), Query([], [])
-        cond = where(table, q, user.id)
+        cond = where(table, q, user.id, clock.now)
     total = session.execute(select(func.count()).select_from(table.model).where(cond)).scalar_one()
     first = max(1, min(sysparm_first_row, max(total, 1)))
     first = ((first - 1) // PAGE) * PAGE + 1
-    rows = session.execute(select(table.model).where(cond).order_by(*order_by(table, q)).offset(first - 1).limit(PAGE)).scalars().all()
+    rows = session.execute(select(table.model).where(cond).order_by(*order_by(table, q, clock.now)).offset(first - 1).limit(PAGE)).scalars().all()
     columns = [table.col(n) for n in table.columns]
     refs = reference_maps(session, table, rows, list(table.columns))
     body = []
     for r in rows:
         cells = []
         for c in columns:
-            v = getattr(r, c.attr) if c.attr != "__name__" else r.name
+            v = value(session, table, c, r, clock.now)
             if c.type == "reference":
                 text = refs[c.name].get(v, "")
             elif c.type in ("datetime", "date"):

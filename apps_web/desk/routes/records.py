@@ -15,16 +15,16 @@ from ..catalog import decide, variables_of
 from ..changes import conflicts
 from ..common import display, get_or_404, reference_maps, sn_datetime
 from ..models import Approval, CatalogItem, ChangeRequest, GroupMember, RequestedItem
-from ..tables import REFS, TABLES
+from ..tables import REFS, TABLES, value
 
 router = APIRouter()
 
 
-def _fields(session, table, rec) -> list[dict]:
+def _fields(session, table, rec, now=None) -> list[dict]:
     refs = reference_maps(session, table, [rec], [c.name for c in table.cols])
     out = []
     for c in table.cols:
-        v = getattr(rec, c.attr) if c.attr != "__name__" else rec.name
+        v = value(session, table, c, rec, now)
         href = ""
         if c.type == "reference":
             text = refs[c.name].get(v, "")
@@ -67,12 +67,12 @@ def _extras(session, key: str, rec) -> dict:
 
 
 @router.get("/{table_key}.do")
-def record_form(request: Request, table_key: str, session: SessionDep, user: CurrentUser, sys_id: str = ""):
+def record_form(request: Request, table_key: str, session: SessionDep, user: CurrentUser, clock: ClockDep, sys_id: str = ""):
     table = TABLES.get(table_key)
     if table is None or table_key in ("incident", "problem", "change_request"):
         raise HTTPException(status_code=404, detail=f"Invalid table name: {table_key}.")
     rec = get_or_404(session, table.model, sys_id, table.singular)
-    fields = _fields(session, table, rec)
+    fields = _fields(session, table, rec, clock.now)
     title = next((f["text"] for f in fields if f["label"] in ("Number", "Name")), None) or f"{table.singular} {rec.id}"
     extra = _extras(session, table_key, rec)
     if table_key == "sysapproval_approver" and extra.get("ritm") is not None:
@@ -93,7 +93,7 @@ async def approval_action(request: Request, session: SessionDep, user: CurrentUs
     if errors:
         session.rollback()
         extra = _extras(session, "sysapproval_approver", approval)
-        return render(request, "desk/record.html", table=table, rec=approval, fields=_fields(session, table, approval),
+        return render(request, "desk/record.html", table=table, rec=approval, fields=_fields(session, table, approval, clock.now),
                       title=f"Approval for {extra_number(session, approval)}", errors=errors, comments=str(form.get("comments", "")), **extra)
     session.commit()
     word = "approved" if decision == "approved" else "rejected"

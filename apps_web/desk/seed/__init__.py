@@ -16,6 +16,7 @@ from .incidents import seed_incidents
 from .knowledge import seed_knowledge
 from .people import seed_people
 from .problems import seed_problems
+from .slas import seed_slas
 
 
 def seed_desk(ctx: SeedContext) -> None:
@@ -23,7 +24,8 @@ def seed_desk(ctx: SeedContext) -> None:
     if staff is None:
         return  # no people in this world: nothing to support
     cis = seed_cmdb(ctx, staff)
-    incidents = seed_incidents(ctx, staff, cis)
+    incidents, journals = seed_incidents(ctx, staff, cis)
+    seed_slas(ctx, incidents, journals)
     cis_by_id = {c["id"]: c for rows in cis.by_class.values() for c in rows}
     seed_problems(ctx, staff, incidents, cis_by_id)
     seed_knowledge(ctx, staff)

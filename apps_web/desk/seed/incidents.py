@@ -93,7 +93,7 @@ def caller_site(rng: random.Random) -> str:
     return rng.choice(V.SITES[:-1])
 
 
-def seed_incidents(ctx: SeedContext, staff: Staff, cis: CIs) -> list[dict]:
+def seed_incidents(ctx: SeedContext, staff: Staff, cis: CIs) -> tuple[list[dict], list[dict]]:
     rng = ctx.random("desk.incidents")
     fake = ctx.faker("desk.incidents")
     now = ctx.clock.now
@@ -185,7 +185,7 @@ def seed_incidents(ctx: SeedContext, staff: Staff, cis: CIs) -> list[dict]:
         inc["problem_id"] = None  # problems link their incidents later (seed/problems.py)
     insert(ctx, Incident, incidents)
     insert(ctx, Journal, journals)
-    return incidents
+    return incidents, journals
 
 
 def _ci_for(rng: random.Random, cis: CIs, category: str, sub: str, caller_id: int) -> dict | None:
