@@ -53,13 +53,18 @@ class Cond:
 class Query:
     conds: list[Cond]
     order: list[tuple[str, bool]]  # (field, descending)
+    group_by: str | None = None  # GROUPBYfield: the list shows groups with their counts
 
-    def encode(self, conds: list[Cond] | None = None, order: list[tuple[str, bool]] | None = None) -> str:
+    def encode(self, conds: list[Cond] | None = None, order: list[tuple[str, bool]] | None = None, group_by: str | None | bool = True) -> str:
+        """The encoded query; ``group_by``: True keeps the grouping, None/False drops it, a name sets it."""
         parts = []
         for k, c in enumerate(self.conds if conds is None else conds):
             parts.append(("OR" if c.join == "OR" and k else "") + c.encode())
         for name, desc in self.order if order is None else order:
             parts.append(("ORDERBYDESC" if desc else "ORDERBY") + name)
+        grouping = self.group_by if group_by is True else (group_by or None)
+        if grouping:
+            parts.append("GROUPBY" + grouping)
         return "^".join(parts)
 
     def groups(self) -> list[list[Cond]]:
@@ -75,10 +80,14 @@ class Query:
 def parse(table: Table, text: str) -> Query:
     conds: list[Cond] = []
     order: list[tuple[str, bool]] = []
+    group_by = None
     for raw in (text or "").split("^"):
         if not raw or raw == "EQ":
             continue
         join = "AND"
+        if raw.startswith("GROUPBY"):
+            group_by = _field(table, raw[7:]).name
+            continue
         if raw.startswith("ORDERBYDESC"):
             order.append((_field(table, raw[11:]).name, True))
             continue
@@ -98,7 +107,7 @@ def parse(table: Table, text: str) -> Query:
             ops = ", ".join(o for o, _ in OPS[col.type])
             raise QueryError(f"{col.label}: the operator {op} does not apply to this field (use one of {ops}).")
         conds.append(Cond(col.name, op, value, join))
-    return Query(conds, order)
+    return Query(conds, order, group_by)
 
 
 def _field(table: Table, name: str) -> Col:
