@@ -14,6 +14,7 @@ def _list(table: str, query: str = "") -> str:
 NAVIGATOR: list[tuple[str, list[tuple[str, str]]]] = [
     ("Self-Service", [
         ("Homepage", "/"),
+        ("Dashboard", "/dashboard"),
         ("Service Catalog", "/catalog"),
         ("Knowledge", "/kb"),
         ("My Requests", _list("sc_req_item", f"requested_for={ME}")),
@@ -66,6 +67,11 @@ NAVIGATOR: list[tuple[str, list[tuple[str, str]]]] = [
         ("Applications", _list("cmdb_ci", "sys_class_name=Application")),
         ("Databases", _list("cmdb_ci", "sys_class_name=Database")),
         ("All CIs", _list("cmdb_ci")),
+    ]),
+    ("Reports", [
+        ("Service Desk Dashboard", "/dashboard"),
+        ("Open incidents by group", _list("incident", "stateINNew,In Progress,On Hold^GROUPBYassignment_group")),
+        ("Changes by state", _list("change_request", "GROUPBYstate")),
     ]),
     ("User Administration", [
         ("Users", _list("sys_user")),

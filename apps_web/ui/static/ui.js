@@ -112,6 +112,25 @@
     }
   });
 
+  // ---- chart tooltips: [data-tip] (bars, slices) shows its label and value on hover or focus ---------
+  let tipEl = null;
+  function showTip(target, x, y) {
+    if (!tipEl) { tipEl = document.createElement("div"); tipEl.className = "chart-tip"; tipEl.setAttribute("role", "tooltip"); tipEl.id = "chart-tip"; document.body.appendChild(tipEl); }
+    tipEl.textContent = target.dataset.tip;
+    tipEl.hidden = false;
+    tipEl.style.left = `${Math.min(x + 12, window.innerWidth - tipEl.offsetWidth - 8)}px`;
+    tipEl.style.top = `${Math.max(y - tipEl.offsetHeight - 10, 4)}px`;
+  }
+  const hideTip = () => { if (tipEl) tipEl.hidden = true; };
+  document.addEventListener("mouseover", (ev) => {
+    const t = ev.target.closest && ev.target.closest("svg.chart [data-tip]");
+    if (t) showTip(t, ev.clientX, ev.clientY); else hideTip();
+  });
+  document.addEventListener("focusin", (ev) => {
+    const t = ev.target.closest && ev.target.closest("svg.chart a") && ev.target.querySelector("[data-tip]");
+    if (t) { const r = t.getBoundingClientRect(); showTip(t, r.left + r.width / 2, r.top); } else hideTip();
+  });
+
   // ---- list cell inline edit: double-click a td[data-inline] of a table[data-inline-url] --------------
   // The editor posts {field, value} to <data-inline-url>/<row id>; the server runs the form's own
   // validation and answers {text, value} (saved) or {error} (nothing saved: the editor stays open).
