@@ -246,3 +246,14 @@ class TaskSLA(SQLModel, table=True):
     start_time: NaiveDatetime | None = None
     stop_time: NaiveDatetime | None = None
     breach_time: NaiveDatetime | None = None
+
+
+class CIRelationship(SQLModel, table=True):
+    """A CMDB relationship (cmdb_rel_ci): parent -> child, read both ways ("Depends on::Used by",
+    "Runs on::Runs")."""
+
+    __tablename__ = "desk_ci_rel"
+    id: int | None = Field(default=None, primary_key=True)
+    parent_id: int = Field(foreign_key="desk_ci.id", index=True)
+    child_id: int = Field(foreign_key="desk_ci.id", index=True)
+    type: str = Field(max_length=40)  # "Depends on::Used by" | "Runs on::Runs"

@@ -13,8 +13,8 @@ from ...identity.models import User
 from ...ui import redirect, render
 from ..catalog import decide, variables_of
 from ..changes import conflicts
-from ..common import display, get_or_404, reference_maps, sn_datetime
-from ..models import Approval, CatalogItem, ChangeRequest, GroupMember, RequestedItem
+from ..common import display, displays, get_or_404, reference_maps, sn_datetime
+from ..models import Approval, CatalogItem, ChangeRequest, CIRelationship, GroupMember, RequestedItem
 from ..tables import REFS, TABLES, value
 
 router = APIRouter()
@@ -47,6 +47,8 @@ def _extras(session, key: str, rec) -> dict:
         extra["approvals"] = session.exec(select(Approval).where(Approval.req_item_id == rec.id)).all()
     if key == "sc_request":
         extra["items"] = session.exec(select(RequestedItem).where(RequestedItem.request_id == rec.id)).all()
+    if key == "cmdb_ci":
+        extra["relations"] = relations_of(session, rec.id)
     if key == "sys_user_group":
         ids = [m.user_id for m in session.exec(select(GroupMember).where(GroupMember.group_id == rec.id)).all()]
         extra["members"] = session.exec(select(User).where(User.id.in_(ids)).order_by(User.last_name)).all() if ids else []
@@ -64,6 +66,19 @@ def _extras(session, key: str, rec) -> dict:
             extra["variables"] = [(v["label"], ("Yes" if values.get(v["name"]) else "No") if v["type"] == "checkbox" else values.get(v["name"], ""))
                                   for v in (variables_of(item) if item else [])]
     return extra
+
+
+def relations_of(session, ci_id: int) -> list[dict]:
+    """The CI's relationships read from its side: "Runs on", "Depends on" (as parent), "Runs", "Used by" (as child)."""
+    rels = session.exec(select(CIRelationship).where((CIRelationship.parent_id == ci_id) | (CIRelationship.child_id == ci_id))).all()
+    names = displays(session, "cmdb_ci", {r.child_id for r in rels} | {r.parent_id for r in rels})
+    out = []
+    for r in rels:
+        down, up = r.type.split("::")
+        other = r.child_id if r.parent_id == ci_id else r.parent_id
+        out.append({"type": down if r.parent_id == ci_id else up, "id": other, "name": names.get(other, "")})
+    order = {"Runs on": 0, "Depends on": 1, "Runs": 2, "Used by": 3}
+    return sorted(out, key=lambda x: (order.get(x["type"], 9), x["name"]))
 
 
 @router.get("/{table_key}.do")

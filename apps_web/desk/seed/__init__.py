@@ -16,6 +16,7 @@ from .incidents import seed_incidents
 from .knowledge import seed_knowledge
 from .people import seed_people
 from .problems import seed_problems
+from .relations import seed_relations
 from .slas import seed_slas
 
 
@@ -24,6 +25,7 @@ def seed_desk(ctx: SeedContext) -> None:
     if staff is None:
         return  # no people in this world: nothing to support
     cis = seed_cmdb(ctx, staff)
+    seed_relations(ctx, cis.by_class)
     incidents, journals = seed_incidents(ctx, staff, cis)
     seed_slas(ctx, incidents, journals)
     cis_by_id = {c["id"]: c for rows in cis.by_class.values() for c in rows}
