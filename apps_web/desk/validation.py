@@ -157,7 +157,8 @@ def apply(session: Session, inc: Incident | None, values: dict[str, Any], journa
     before = inc.state
     for name, (attr, _label) in FIELDS.items():
         if name in values:
-            setattr(inc, attr, values[name])
+            # text columns that are never NULL keep an emptied field as ""
+            setattr(inc, attr, "" if values[name] is None and attr in ("short_description", "description") else values[name])
     inc.priority = C.priority_of(inc.impact, inc.urgency)
     if inc.state != "On Hold":
         inc.on_hold_reason = None
