@@ -110,9 +110,13 @@ def validate(session: Session, fields: dict[str, F], data: dict[str, Any], value
 
 
 def assign(rec: SQLModel, fields: dict[str, F], values: dict[str, Any]) -> None:
+    """Set the validated values; an emptied text field stays NULL where it was NULL, else becomes ""."""
     for name, f in fields.items():
         if name in values:
-            setattr(rec, f.attr, values[name] if values[name] is not None or f.kind != "text" else "")
+            v = values[name]
+            if v is None and f.kind == "text" and getattr(rec, f.attr, None) is not None:
+                v = ""  # a column that is never NULL (a new record holds its default "")
+            setattr(rec, f.attr, v)
 
 
 def next_number(session: Session, model: type[SQLModel], prefix: str, first: int) -> str:
