@@ -8,7 +8,7 @@ import re
 from datetime import datetime, timedelta
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from .conftest import agent
 
