@@ -42,7 +42,23 @@ def _desk_ids(store: WorldStore) -> dict[str, object]:
         incident = conn.execute(
             "select i.id from desk_incident i where i.state = 'In Progress' and exists "
             "(select 1 from desk_journal j where j.record_id = i.id and j.table_name = 'incident') order by i.id desc limit 1").fetchone()[0]
-    return {"agent": agent, "incident": incident}
+        problem = conn.execute(
+            "select p.id from desk_problem p where p.state = 'Root Cause Analysis' and (select count(*) from desk_incident i where i.problem_id = p.id) >= 3 "
+            "order by p.id limit 1").fetchone()[0]
+        change = conn.execute(
+            "select a.id from desk_change a join desk_change b on a.ci_id = b.ci_id and a.id != b.id and a.start_date < b.end_date and a.end_date > b.start_date "
+            "where a.state not in ('Closed', 'Canceled') and b.state not in ('Closed', 'Canceled') order by a.id limit 1").fetchone()[0]
+    return {"agent": agent, "incident": incident, "problem": problem, "change": change}
+
+
+def DESK_ITSM_SHOTS(desk: dict) -> list[tuple[str, str, tuple[str, ...]]]:  # noqa: N802 - a table of shots
+    """Problem, change, grouped list and dashboard pages of the desk."""
+    return [
+        ("desk-problem-form", f"/problem.do?sys_id={desk['problem']}", ()),
+        ("desk-change-conflict", f"/change_request.do?sys_id={desk['change']}", ()),
+        ("desk-list-group-by", "/incident_list.do?sysparm_query=stateINNew,In Progress,On Hold^GROUPBYassignment_group", ()),
+        ("desk-dashboard", "/dashboard", ()),
+    ]
 
 
 async def _shoot(env: AsyncSandboxEnv, path: str, out: Path, clicks: tuple[str, ...] = ()) -> None:
@@ -84,7 +100,7 @@ async def main(out_dir: Path) -> None:
         ("desk-incident-form", f"/incident.do?sys_id={desk['incident']}", ()),
         ("desk-kb-article", "/kb_view.do?sysparm_article=KB0010001", ()),
         ("desk-catalog-item", "/sc_cat_item.do?sys_id=1", ()),
-    ]
+    ] + DESK_ITSM_SHOTS(desk)
     env = AsyncSandboxEnv(free_spec("desk", "/", persona=str(desk["agent"])), runtime_options={"store": store})
     try:
         for name, path, clicks in desk_shots:

@@ -41,5 +41,7 @@ APP = AppSpec(
     home_path="/",
     data_files=("models.py", "seed", "choices.py"),
     templates_setup=_templates_setup,
-    volatile=("*.updated_at",),  # bookkeeping, like the CRM's
+    # bookkeeping, like the CRM's; task SLA timers follow the incident's own changes (never the agent's
+    # direct work), so they are not changes a verifier should count either
+    volatile=("*.updated_at", "desk_task_sla"),
 )

@@ -122,7 +122,13 @@ def decide(session: Session, approval: Approval, decision: str, comments: str, c
     approval.state, approval.updated_at = decision, now
     if comments.strip():
         approval.comments = comments.strip()
-    ritm = session.get(RequestedItem, approval.req_item_id)
+    if approval.change_id is not None:  # a change request's CAB approval
+        from .changes import on_decision
+
+        on_decision(session, approval, decision, comments, approval.approver_id, clock)
+        session.add(approval)
+        return {}
+    ritm = session.get(RequestedItem, approval.req_item_id) if approval.req_item_id else None
     req = session.get(Request, ritm.request_id) if ritm else None
     if ritm is not None:
         item = session.get(CatalogItem, ritm.item_id)

@@ -81,3 +81,17 @@ REQUEST_STATES = ["Pending Approval", "Approved", "Closed Complete", "Closed Rej
 RITM_STAGES = ["Waiting for Approval", "Fulfillment", "Delivery", "Completed", "Request Cancelled"]
 RITM_STATES = ["Open", "Work in Progress", "Closed Complete", "Closed Incomplete"]
 APPROVAL_STATES = {"requested": "Requested", "approved": "Approved", "rejected": "Rejected"}
+
+# Problems (problem management): the states of ServiceNow's problem model and its resolution codes.
+PROBLEM_STATES = ["New", "Assess", "Root Cause Analysis", "Fix in Progress", "Resolved", "Closed"]
+PROBLEM_OPEN = ("New", "Assess", "Root Cause Analysis", "Fix in Progress")
+PROBLEM_CODES = ["Fix Applied", "Risk Accepted", "Canceled", "Duplicate"]
+
+# Change requests: types, the normal change model's states, risk and close codes.
+CHANGE_TYPES = ["Normal", "Standard", "Emergency"]
+CHANGE_STATES = ["New", "Assess", "Authorize", "Scheduled", "Implement", "Review", "Closed", "Canceled"]
+CHANGE_OPEN = ("New", "Assess", "Authorize", "Scheduled", "Implement", "Review")
+CHANGE_RISKS = ["High", "Moderate", "Low"]
+CHANGE_CATEGORIES = ["Hardware", "Software", "Network", "Database", "Security", "Other"]
+CHANGE_CLOSE_CODES = ["Successful", "Successful with issues", "Unsuccessful"]
+CHANGE_APPROVALS = ["not requested", "requested", "approved", "rejected"]

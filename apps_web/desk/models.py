@@ -88,6 +88,66 @@ class Incident(Stamps, table=True):
     resolved_at: NaiveDatetime | None = None
     resolved_by_id: int | None = Field(default=None, foreign_key=USER_FK)
     closed_at: NaiveDatetime | None = None
+    problem_id: int | None = Field(default=None, foreign_key="desk_problem.id", index=True)
+
+
+class Problem(Stamps, table=True):
+    """A problem (PRB): the cause behind one or more incidents, with a workaround and a root cause."""
+
+    __tablename__ = "desk_problem"
+    id: int | None = Field(default=None, primary_key=True)
+    number: str = Field(index=True, unique=True, max_length=20)
+    state: str = Field(default="New", max_length=30, index=True)
+    category: str | None = Field(default=None, max_length=40)
+    ci_id: int | None = Field(default=None, foreign_key="desk_ci.id")
+    impact: int = 3
+    urgency: int = 3
+    priority: int = 5
+    assignment_group_id: int | None = Field(default=None, foreign_key="desk_group.id")
+    assigned_to_id: int | None = Field(default=None, foreign_key=USER_FK)
+    opened_by_id: int | None = Field(default=None, foreign_key=USER_FK)
+    opened_at: NaiveDatetime | None = None
+    first_reported_by_id: int | None = None  # an incident id (no foreign key: incidents refer to problems)
+    short_description: str = Field(default="", max_length=160)
+    description: str = ""
+    workaround: str = ""
+    cause_notes: str = ""
+    fix_notes: str = ""
+    resolution_code: str | None = Field(default=None, max_length=40)
+    duplicate_of_id: int | None = Field(default=None, foreign_key="desk_problem.id")
+    resolved_at: NaiveDatetime | None = None
+    closed_at: NaiveDatetime | None = None
+
+
+class ChangeRequest(Stamps, table=True):
+    """A change request (CHG): normal, standard or emergency, planned on a configuration item."""
+
+    __tablename__ = "desk_change"
+    id: int | None = Field(default=None, primary_key=True)
+    number: str = Field(index=True, unique=True, max_length=20)
+    type: str = Field(default="Normal", max_length=20)
+    state: str = Field(default="New", max_length=20, index=True)
+    category: str | None = Field(default=None, max_length=40)
+    ci_id: int | None = Field(default=None, foreign_key="desk_ci.id", index=True)
+    risk: str = Field(default="Moderate", max_length=20)
+    impact: int = 3
+    priority: int = 4
+    requested_by_id: int | None = Field(default=None, foreign_key=USER_FK)
+    assignment_group_id: int | None = Field(default=None, foreign_key="desk_group.id")
+    assigned_to_id: int | None = Field(default=None, foreign_key=USER_FK)
+    opened_at: NaiveDatetime | None = None
+    start_date: NaiveDatetime | None = None
+    end_date: NaiveDatetime | None = None
+    short_description: str = Field(default="", max_length=160)
+    description: str = ""
+    justification: str = ""
+    implementation_plan: str = ""
+    backout_plan: str = ""
+    test_plan: str = ""
+    approval: str = Field(default="not requested", max_length=20)
+    close_code: str | None = Field(default=None, max_length=40)
+    close_notes: str | None = None
+    closed_at: NaiveDatetime | None = None
 
 
 class Journal(SQLModel, table=True):
@@ -95,7 +155,7 @@ class Journal(SQLModel, table=True):
 
     __tablename__ = "desk_journal"
     id: int | None = Field(default=None, primary_key=True)
-    table_name: str = Field(max_length=40)  # incident | sc_req_item
+    table_name: str = Field(max_length=40)  # incident | problem | change_request | sc_req_item
     record_id: int = Field(index=True)
     kind: str = Field(max_length=20)  # work_notes | comments
     author_id: int | None = Field(default=None, foreign_key=USER_FK)
@@ -160,11 +220,40 @@ class RequestedItem(Stamps, table=True):
 
 
 class Approval(Stamps, table=True):
-    """An approval (sysapproval_approver) of a requested item."""
+    """An approval (sysapproval_approver) of a requested item or of a change request (CAB)."""
 
     __tablename__ = "desk_approval"
     id: int | None = Field(default=None, primary_key=True)
     approver_id: int = Field(foreign_key=USER_FK, index=True)
-    req_item_id: int = Field(foreign_key="desk_req_item.id", index=True)
+    req_item_id: int | None = Field(default=None, foreign_key="desk_req_item.id", index=True)
+    change_id: int | None = Field(default=None, foreign_key="desk_change.id", index=True)
     state: str = Field(default="requested", max_length=20)
     comments: str = ""
+
+
+class TaskSLA(SQLModel, table=True):
+    """A task SLA (task_sla): one SLA timer of an incident, measured against the world clock.
+
+    Whether it has breached is not stored: it depends on the clock while the timer runs (see slas.py).
+    """
+
+    __tablename__ = "desk_task_sla"
+    id: int | None = Field(default=None, primary_key=True)
+    task_id: int = Field(foreign_key="desk_incident.id", index=True)
+    sla: str = Field(max_length=80)  # the definition's name, e.g. "Priority 2 resolution (8 hour)"
+    target: str = Field(max_length=20)  # Response | Resolution
+    stage: str = Field(default="In progress", max_length=20)  # In progress | Completed | Cancelled
+    start_time: NaiveDatetime | None = None
+    stop_time: NaiveDatetime | None = None
+    breach_time: NaiveDatetime | None = None
+
+
+class CIRelationship(SQLModel, table=True):
+    """A CMDB relationship (cmdb_rel_ci): parent -> child, read both ways ("Depends on::Used by",
+    "Runs on::Runs")."""
+
+    __tablename__ = "desk_ci_rel"
+    id: int | None = Field(default=None, primary_key=True)
+    parent_id: int = Field(foreign_key="desk_ci.id", index=True)
+    child_id: int = Field(foreign_key="desk_ci.id", index=True)
+    type: str = Field(max_length=40)  # "Depends on::Used by" | "Runs on::Runs"

@@ -14,6 +14,7 @@ def _list(table: str, query: str = "") -> str:
 NAVIGATOR: list[tuple[str, list[tuple[str, str]]]] = [
     ("Self-Service", [
         ("Homepage", "/"),
+        ("Dashboard", "/dashboard"),
         ("Service Catalog", "/catalog"),
         ("Knowledge", "/kb"),
         ("My Requests", _list("sc_req_item", f"requested_for={ME}")),
@@ -26,6 +27,25 @@ NAVIGATOR: list[tuple[str, list[tuple[str, str]]]] = [
         ("Open - Unassigned", _list("incident", "state!=Resolved^state!=Closed^state!=Canceled^assigned_toISEMPTY")),
         ("Resolved", _list("incident", "state=Resolved")),
         ("All", _list("incident")),
+    ]),
+    ("Problem", [
+        ("Create New", "/problem.do?sys_id=-1"),
+        ("Assigned to me", _list("problem", f"assigned_to={ME}^stateINNew,Assess,Root Cause Analysis,Fix in Progress")),
+        ("Open", _list("problem", "stateINNew,Assess,Root Cause Analysis,Fix in Progress")),
+        ("All", _list("problem")),
+    ]),
+    ("Change", [
+        ("Create New", "/change_request.do?sys_id=-1"),
+        ("Assigned to me", _list("change_request", f"assigned_to={ME}^stateINNew,Assess,Authorize,Scheduled,Implement,Review")),
+        ("Open", _list("change_request", "stateINNew,Assess,Authorize,Scheduled,Implement,Review")),
+        ("Scheduled", _list("change_request", "state=Scheduled^ORDERBYstart_date")),
+        ("All", _list("change_request")),
+    ]),
+    ("Service Level Management", [
+        ("Task SLAs", _list("task_sla")),
+        ("In progress", _list("task_sla", "stage=In progress")),
+        ("Breached", _list("task_sla", "has_breached=true")),
+        ("Incidents with breached SLAs", _list("incident", "sla_breached=true^stateINNew,In Progress,On Hold")),
     ]),
     ("Service Catalog", [
         ("Catalog", "/catalog"),
@@ -47,6 +67,11 @@ NAVIGATOR: list[tuple[str, list[tuple[str, str]]]] = [
         ("Applications", _list("cmdb_ci", "sys_class_name=Application")),
         ("Databases", _list("cmdb_ci", "sys_class_name=Database")),
         ("All CIs", _list("cmdb_ci")),
+    ]),
+    ("Reports", [
+        ("Service Desk Dashboard", "/dashboard"),
+        ("Open incidents by group", _list("incident", "stateINNew,In Progress,On Hold^GROUPBYassignment_group")),
+        ("Changes by state", _list("change_request", "GROUPBYstate")),
     ]),
     ("User Administration", [
         ("Users", _list("sys_user")),

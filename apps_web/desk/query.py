@@ -53,13 +53,18 @@ class Cond:
 class Query:
     conds: list[Cond]
     order: list[tuple[str, bool]]  # (field, descending)
+    group_by: str | None = None  # GROUPBYfield: the list shows groups with their counts
 
-    def encode(self, conds: list[Cond] | None = None, order: list[tuple[str, bool]] | None = None) -> str:
+    def encode(self, conds: list[Cond] | None = None, order: list[tuple[str, bool]] | None = None, group_by: str | None | bool = True) -> str:
+        """The encoded query; ``group_by``: True keeps the grouping, None/False drops it, a name sets it."""
         parts = []
         for k, c in enumerate(self.conds if conds is None else conds):
             parts.append(("OR" if c.join == "OR" and k else "") + c.encode())
         for name, desc in self.order if order is None else order:
             parts.append(("ORDERBYDESC" if desc else "ORDERBY") + name)
+        grouping = self.group_by if group_by is True else (group_by or None)
+        if grouping:
+            parts.append("GROUPBY" + grouping)
         return "^".join(parts)
 
     def groups(self) -> list[list[Cond]]:
@@ -75,10 +80,14 @@ class Query:
 def parse(table: Table, text: str) -> Query:
     conds: list[Cond] = []
     order: list[tuple[str, bool]] = []
+    group_by = None
     for raw in (text or "").split("^"):
         if not raw or raw == "EQ":
             continue
         join = "AND"
+        if raw.startswith("GROUPBY"):
+            group_by = _field(table, raw[7:]).name
+            continue
         if raw.startswith("ORDERBYDESC"):
             order.append((_field(table, raw[11:]).name, True))
             continue
@@ -98,7 +107,7 @@ def parse(table: Table, text: str) -> Query:
             ops = ", ".join(o for o, _ in OPS[col.type])
             raise QueryError(f"{col.label}: the operator {op} does not apply to this field (use one of {ops}).")
         conds.append(Cond(col.name, op, value, join))
-    return Query(conds, order)
+    return Query(conds, order, group_by)
 
 
 def _field(table: Table, name: str) -> Col:
@@ -126,9 +135,9 @@ def _number(col: Col, value: str) -> float:
         raise QueryError(f"{col.label}: '{value}' is not a number.") from None
 
 
-def condition(table: Table, c: Cond, user_id: int | None):
+def condition(table: Table, c: Cond, user_id: int | None, now=None):
     col = table.col(c.field)
-    expr = attr(table, col)
+    expr = attr(table, col, now)
     op, v = c.op, c.value
     if op == "ISEMPTY":
         return or_(expr.is_(None), expr == "") if col.type in ("string", "choice") else expr.is_(None)
@@ -163,6 +172,8 @@ def condition(table: Table, c: Cond, user_id: int | None):
         return {"=": expr == n, "!=": or_(expr.is_(None), expr != n), "<": expr < n, ">": expr > n, "<=": expr <= n, ">=": expr >= n}[op]
     if col.type == "boolean":
         truth = v.strip().lower() in ("true", "1", "yes")
+        if col.attr.startswith("__"):  # a computed condition (SLA breaches)
+            return expr if (op == "=") == truth else not_(expr)
         return (expr == truth) if op == "=" else (expr != truth)
     low = func.lower(expr)
     return {
@@ -176,16 +187,17 @@ def _esc(v: str) -> str:
     return v.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def where(table: Table, q: Query, user_id: int | None):
-    return and_(True, *[or_(*[condition(table, c, user_id) for c in group]) for group in q.groups()])
+def where(table: Table, q: Query, user_id: int | None, now=None):
+    """The query's conditions as SQL; ``now`` (the world clock) for conditions that depend on it."""
+    return and_(True, *[or_(*[condition(table, c, user_id, now) for c in group]) for group in q.groups()])
 
 
-def order_by(table: Table, q: Query) -> list:
+def order_by(table: Table, q: Query, now=None) -> list:
     keys = q.order or [(table.default_order.lstrip("-"), table.default_order.startswith("-"))]
     out = []
     for name, desc in keys:
         col = table.col(name)
-        expr = attr(table, col)
+        expr = attr(table, col, now)
         if col.type == "reference" and col.ref in REFS:
             ref = REFS[col.ref]
             expr = select(ref.display).where(ref.model.id == expr).scalar_subquery()

@@ -10,12 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import literal_column
+from datetime import datetime
+
+from sqlalchemy import literal_column, select
+
+from ..world.clock import DEFAULT_CLOCK
 from sqlmodel import SQLModel
 
 from ..identity.models import User
 from . import choices as C
-from .models import Approval, CatalogItem, ConfigItem, Group, Incident, KnowledgeArticle, Request, RequestedItem
+from .models import Approval, CatalogItem, ChangeRequest, TaskSLA, ConfigItem, Group, Incident, KnowledgeArticle, Problem, Request, RequestedItem
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,9 @@ REFS: dict[str, Ref] = {
     "sys_user_group": Ref(Group, Group.name, "/sys_user_group.do?sys_id={id}"),
     "cmdb_ci": Ref(ConfigItem, ConfigItem.name, "/cmdb_ci.do?sys_id={id}"),
     "incident": Ref(Incident, Incident.number, "/incident.do?sys_id={id}"),
+    "problem": Ref(Problem, Problem.number, "/problem.do?sys_id={id}"),
+    "task_sla": Ref(TaskSLA, TaskSLA.sla, "/task_sla.do?sys_id={id}"),
+    "change_request": Ref(ChangeRequest, ChangeRequest.number, "/change_request.do?sys_id={id}"),
     "kb_knowledge": Ref(KnowledgeArticle, KnowledgeArticle.number, "/kb_view.do?sys_id={id}"),
     "sc_cat_item": Ref(CatalogItem, CatalogItem.name, "/sc_cat_item.do?sys_id={id}"),
     "sc_request": Ref(Request, Request.number, "/sc_request.do?sys_id={id}"),
@@ -131,6 +138,71 @@ INCIDENT_COLS = (
     Col("resolved_by", "Resolved by", "reference", column="resolved_by_id", ref="sys_user"),
     Col("closed_at", "Closed", "datetime"),
     Col("opened_by", "Opened by", "reference", column="opened_by_id", ref="sys_user"),
+    Col("problem_id", "Problem", "reference", ref="problem"),
+    Col("sla_breached", "SLA breached", "boolean", column="__incident_breached__"),
+    Col("sys_updated_on", "Updated", "datetime", column="updated_at"),
+)
+
+SLA_COLS = (
+    Col("task", "Task", "reference", column="task_id", ref="incident"),
+    Col("sla", "SLA definition"),
+    Col("target", "Target", "choice", choices=("Response", "Resolution")),
+    Col("stage", "Stage", "choice", choices=("In progress", "Completed", "Cancelled")),
+    Col("has_breached", "Has breached", "boolean", column="__sla_breached__"),
+    Col("start_time", "Start time", "datetime"),
+    Col("end_time", "Stop time", "datetime", column="stop_time"),
+    Col("planned_end_time", "Breach time", "datetime", column="breach_time"),
+)
+
+PROBLEM_COLS = (
+    Col("number", "Number"),
+    Col("opened_at", "Opened", "datetime"),
+    Col("short_description", "Problem statement"),
+    Col("description", "Description"),
+    Col("category", "Category", "choice", choices=tuple(C.CATEGORIES)),
+    Col("cmdb_ci", "Configuration item", "reference", column="ci_id", ref="cmdb_ci"),
+    Col("state", "State", "choice", choices=tuple(C.PROBLEM_STATES)),
+    Col("impact", "Impact", "number", choices=_pairs(C.IMPACT)),
+    Col("urgency", "Urgency", "number", choices=_pairs(C.URGENCY)),
+    Col("priority", "Priority", "number", choices=_pairs(C.PRIORITY)),
+    Col("assignment_group", "Assignment group", "reference", column="assignment_group_id", ref="sys_user_group"),
+    Col("assigned_to", "Assigned to", "reference", column="assigned_to_id", ref="sys_user"),
+    Col("first_reported_by_task", "First reported by", "reference", column="first_reported_by_id", ref="incident"),
+    Col("workaround", "Workaround"),
+    Col("cause_notes", "Cause notes"),
+    Col("fix_notes", "Fix notes"),
+    Col("resolution_code", "Resolution code", "choice", choices=tuple(C.PROBLEM_CODES)),
+    Col("duplicate_of", "Duplicate of", "reference", column="duplicate_of_id", ref="problem"),
+    Col("resolved_at", "Resolved", "datetime"),
+    Col("closed_at", "Closed", "datetime"),
+    Col("opened_by", "Opened by", "reference", column="opened_by_id", ref="sys_user"),
+    Col("sys_updated_on", "Updated", "datetime", column="updated_at"),
+)
+
+CHANGE_COLS = (
+    Col("number", "Number"),
+    Col("short_description", "Short description"),
+    Col("description", "Description"),
+    Col("type", "Type", "choice", choices=tuple(C.CHANGE_TYPES)),
+    Col("state", "State", "choice", choices=tuple(C.CHANGE_STATES)),
+    Col("category", "Category", "choice", choices=tuple(C.CHANGE_CATEGORIES)),
+    Col("cmdb_ci", "Configuration item", "reference", column="ci_id", ref="cmdb_ci"),
+    Col("risk", "Risk", "choice", choices=tuple(C.CHANGE_RISKS)),
+    Col("impact", "Impact", "number", choices=_pairs(C.IMPACT)),
+    Col("priority", "Priority", "number", choices=_pairs(C.PRIORITY)),
+    Col("requested_by", "Requested by", "reference", column="requested_by_id", ref="sys_user"),
+    Col("assignment_group", "Assignment group", "reference", column="assignment_group_id", ref="sys_user_group"),
+    Col("assigned_to", "Assigned to", "reference", column="assigned_to_id", ref="sys_user"),
+    Col("start_date", "Planned start date", "datetime"),
+    Col("end_date", "Planned end date", "datetime"),
+    Col("approval", "Approval", "choice", choices=tuple(C.CHANGE_APPROVALS)),
+    Col("justification", "Justification"),
+    Col("implementation_plan", "Implementation plan"),
+    Col("backout_plan", "Backout plan"),
+    Col("test_plan", "Test plan"),
+    Col("close_code", "Close code", "choice", choices=tuple(C.CHANGE_CLOSE_CODES)),
+    Col("close_notes", "Close notes"),
+    Col("opened_at", "Opened", "datetime"),
     Col("sys_updated_on", "Updated", "datetime", column="updated_at"),
 )
 
@@ -139,6 +211,12 @@ TABLES: dict[str, Table] = {
     for t in [
         Table("incident", "Incidents", "Incident", Incident, INCIDENT_COLS,
               ("number", "opened_at", "short_description", "caller_id", "priority", "state", "category", "assignment_group", "assigned_to", "sys_updated_on")),
+        Table("task_sla", "Task SLAs", "Task SLA", TaskSLA, SLA_COLS,
+              ("task", "sla", "target", "stage", "has_breached", "start_time", "end_time", "planned_end_time"), default_order="-start_time", number_col="task"),
+        Table("problem", "Problems", "Problem", Problem, PROBLEM_COLS,
+              ("number", "opened_at", "short_description", "priority", "state", "category", "assignment_group", "assigned_to", "sys_updated_on")),
+        Table("change_request", "Change Requests", "Change Request", ChangeRequest, CHANGE_COLS,
+              ("number", "short_description", "type", "state", "cmdb_ci", "risk", "start_date", "end_date", "assignment_group", "approval")),
         Table("cmdb_ci", "Configuration Items", "Configuration Item", ConfigItem, (
             Col("name", "Name"), Col("sys_class_name", "Class", "choice", column="ci_class", choices=tuple(C.CI_CLASSES)),
             Col("operational_status", "Operational status", "choice", choices=tuple(C.CI_STATUSES)),
@@ -177,8 +255,9 @@ TABLES: dict[str, Table] = {
             Col("state", "State", "choice", choices=_pairs(C.APPROVAL_STATES)),
             Col("approver", "Approver", "reference", column="approver_id", ref="sys_user"),
             Col("sysapproval", "Approval for", "reference", column="req_item_id", ref="sc_req_item"),
+            Col("change_request", "Change request", "reference", column="change_id", ref="change_request"),
             Col("comments", "Comments"), Col("sys_created_on", "Created", "datetime", column="created_at"),
-        ), ("sysapproval", "state", "approver", "sys_created_on"), default_order="-sys_created_on", number_col="sysapproval"),
+        ), ("sysapproval", "change_request", "state", "approver", "sys_created_on"), default_order="-sys_created_on", number_col="sysapproval"),
         Table("sys_user", "Users", "User", User, (
             Col("name", "Name", column="__name__"), Col("user_name", "User ID", column="username"), Col("email", "Email"),
             Col("title", "Title"), Col("department", "Department"), Col("phone", "Business phone", column="phone"),
@@ -192,8 +271,35 @@ TABLES: dict[str, Table] = {
 }
 
 
-def attr(table: Table, col: Col):
-    """The SQL expression of a column (the user's name is computed)."""
+def _computed(now: datetime) -> dict[str, Any]:
+    from .slas import breached_sql, incident_breached_sql
+
+    return {"__sla_breached__": breached_sql(now), "__incident_breached__": incident_breached_sql(now)}
+
+
+def attr(table: Table, col: Col, now: datetime | None = None):
+    """The SQL expression of a column (the user's name is computed; SLA breaches depend on the clock)."""
     if col.attr == "__name__":
         return USER_NAME
+    if col.attr.startswith("__"):
+        return _computed(now or DEFAULT_CLOCK)[col.attr]
     return getattr(table.model, col.attr)
+
+
+def value(session, table: Table, col: Col, row: Any, now: datetime | None = None) -> Any:
+    """A row's value of a column, computed ones included."""
+    if col.attr == "__name__":
+        return row.name
+    if col.attr == "__sla_breached__":
+        from .slas import breached
+
+        return breached(row, now or DEFAULT_CLOCK)
+    if col.attr == "__incident_breached__":
+        return _incident_breached(session, row.id, now or DEFAULT_CLOCK)
+    return getattr(row, col.attr)
+
+
+def _incident_breached(session, incident_id: int, now: datetime) -> bool:
+    from .slas import breached_sql
+
+    return session.execute(select(TaskSLA.id).where(TaskSLA.task_id == incident_id, breached_sql(now)).limit(1)).first() is not None

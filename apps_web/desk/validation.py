@@ -14,7 +14,8 @@ from sqlmodel import Session, select
 from ..identity.models import User
 from ..world import WorldClock
 from . import choices as C
-from .models import ConfigItem, Group, GroupMember, Incident, Journal
+from . import slas
+from .models import ConfigItem, Group, GroupMember, Incident, Journal, Problem
 
 # form/API name -> (model attribute, label)
 FIELDS: dict[str, tuple[str, str]] = {
@@ -34,9 +35,10 @@ FIELDS: dict[str, tuple[str, str]] = {
     "description": ("description", "Description"),
     "close_code": ("close_code", "Resolution code"),
     "close_notes": ("close_notes", "Resolution notes"),
+    "problem_id": ("problem_id", "Problem"),
 }
 JOURNAL_FIELDS = {"work_notes": "Work notes", "comments": "Additional comments"}
-REFERENCES = {"caller_id": User, "cmdb_ci": ConfigItem, "assignment_group": Group}
+REFERENCES = {"caller_id": User, "cmdb_ci": ConfigItem, "assignment_group": Group, "problem_id": Problem}
 
 
 def _account_model():
@@ -149,12 +151,14 @@ def next_number(session: Session) -> str:
 def apply(session: Session, inc: Incident | None, values: dict[str, Any], journal: dict[str, str], user: User, clock: WorldClock) -> Incident:
     """Save validated values (and journal entries) on a new or existing incident."""
     now = clock.now
+    snapshot = None if inc is None else {"state": inc.state, "priority": inc.priority}
     if inc is None:
         inc = Incident(number=next_number(session), opened_at=now, opened_by_id=user.id, created_at=now)
     before = inc.state
     for name, (attr, _label) in FIELDS.items():
         if name in values:
-            setattr(inc, attr, values[name])
+            # text columns that are never NULL keep an emptied field as ""
+            setattr(inc, attr, "" if values[name] is None and attr in ("short_description", "description") else values[name])
     inc.priority = C.priority_of(inc.impact, inc.urgency)
     if inc.state != "On Hold":
         inc.on_hold_reason = None
@@ -167,6 +171,7 @@ def apply(session: Session, inc: Incident | None, values: dict[str, Any], journa
     inc.updated_at = now
     session.add(inc)
     session.flush()
+    slas.sync(session, inc, snapshot, now)
     for kind, body in journal.items():
         if body and body.strip():
             session.add(Journal(table_name="incident", record_id=inc.id, kind=kind, author_id=user.id, created_at=now, body=body.replace("\r\n", "\n").strip()))

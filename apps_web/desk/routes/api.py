@@ -20,7 +20,7 @@ from ..catalog import decide, place_order, validate_order
 from ..common import get_or_404, reference_maps
 from ..models import Approval, CatalogItem, GroupMember, Incident
 from ..query import QueryError, order_by, parse, where
-from ..tables import REFS, TABLES, Table
+from ..tables import REFS, TABLES, Table, value
 from ..validation import FIELDS, JOURNAL_FIELDS, apply, validate
 
 router = APIRouter(prefix="/api", tags=["desk"])
@@ -40,13 +40,13 @@ def _json(v: Any) -> Any:
     return v.isoformat(sep=" ") if isinstance(v, datetime) else v.isoformat() if isinstance(v, date) else v
 
 
-def serialize(session, table: Table, rows: list) -> list[dict]:
+def serialize(session, table: Table, rows: list, now=None) -> list[dict]:
     refs = reference_maps(session, table, rows, [c.name for c in table.cols])
     out = []
     for r in rows:
         rec: dict[str, Any] = {"sys_id": r.id}
         for c in table.cols:
-            v = getattr(r, c.attr) if c.attr != "__name__" else r.name
+            v = value(session, table, c, r, now)
             rec[c.name] = {"value": v, "display_value": refs[c.name].get(v, "")} if c.type == "reference" and v is not None else _json(v)
         out.append(rec)
     return out
@@ -69,25 +69,26 @@ WritableTable = _tables(WRITABLE)
 
 
 @router.get("/now/table/{table_key}", name="list_{table_key}", summary="List records of a table (Table API)")
-def table_list(table_key: AnyTable, session: SessionDep, user: CurrentUser, sysparm_query: Annotated[str, Query(description="Encoded query, e.g. active=true^priority<=2^ORDERBYDESCopened_at")] = "",
+def table_list(table_key: AnyTable, session: SessionDep, user: CurrentUser, clock: ClockDep,
+               sysparm_query: Annotated[str, Query(description="Encoded query, e.g. active=true^priority<=2^ORDERBYDESCopened_at")] = "",
                sysparm_limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 100, sysparm_offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0):
     table = _table(table_key)
     try:
         q = parse(table, sysparm_query)
-        cond = where(table, q, user.id)
+        cond = where(table, q, user.id, clock.now)
     except QueryError as exc:
         return JSONResponse({"error": {"message": str(exc), "detail": {"sysparm_query": str(exc)}}}, status_code=400)
     limit = max(1, min(sysparm_limit, MAX_LIMIT))
     total = session.execute(select(func.count()).select_from(table.model).where(cond)).scalar_one()
-    rows = session.execute(select(table.model).where(cond).order_by(*order_by(table, q)).offset(max(0, sysparm_offset)).limit(limit)).scalars().all()
-    return JSONResponse({"result": serialize(session, table, rows)}, headers={"X-Total-Count": str(total)})
+    rows = session.execute(select(table.model).where(cond).order_by(*order_by(table, q, clock.now)).offset(max(0, sysparm_offset)).limit(limit)).scalars().all()
+    return JSONResponse({"result": serialize(session, table, rows, clock.now)}, headers={"X-Total-Count": str(total)})
 
 
 @router.get("/now/table/{table_key}/{sys_id}", name="get_{table_key}", summary="Get a record by sys_id (Table API)")
-def table_get(table_key: AnyTable, sys_id: str, session: SessionDep, user: CurrentUser):
+def table_get(table_key: AnyTable, sys_id: str, session: SessionDep, user: CurrentUser, clock: ClockDep):
     table = _table(table_key)
     rec = get_or_404(session, table.model, sys_id, table.singular)
-    return {"result": serialize(session, table, [rec])[0]}
+    return {"result": serialize(session, table, [rec], clock.now)[0]}
 
 
 def _incident_payload(payload: Any) -> tuple[dict | None, dict | None, JSONResponse | None]:
@@ -196,4 +197,7 @@ def lookup(ref_key: str, session: SessionDep, user: CurrentUser, q: str = "", gr
         from ..models import ConfigItem
 
         sub = {i: c for i, c in session.execute(select(ConfigItem.id, ConfigItem.ci_class).where(ConfigItem.id.in_([r[0] for r in rows]))).all()}
+    elif hasattr(ref.model, "short_description") and rows:  # numbered tasks: incidents, problems, changes
+        sub = {i: f"{st} · {d}" for i, st, d in session.execute(select(ref.model.id, ref.model.state, ref.model.short_description)
+                                                                .where(ref.model.id.in_([r[0] for r in rows]))).all()}
     return [{"id": i, "label": str(d), "sublabel": sub.get(i, "")} for i, d in rows]

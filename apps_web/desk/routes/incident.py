@@ -12,13 +12,16 @@ from sqlmodel import select
 from ...deps import ClockDep, CurrentUser, SessionDep
 from ...ui import redirect, render
 from .. import choices as C
-from ..common import display, get_or_404
+from .. import problems
+from .. import slas
+from ..common import display, get_or_404, sn_datetime
 from ..models import Incident, Journal
 from ..tables import REFS
 from ..validation import FIELDS, JOURNAL_FIELDS, apply, current_values, mandatory, validate
 
 router = APIRouter()
-REF_TABLES = {"caller_id": "sys_user", "cmdb_ci": "cmdb_ci", "assignment_group": "sys_user_group", "assigned_to": "sys_user", "company": "customer_account"}
+REF_TABLES = {"caller_id": "sys_user", "cmdb_ci": "cmdb_ci", "assignment_group": "sys_user_group", "assigned_to": "sys_user", "company": "customer_account",
+              "problem_id": "problem"}
 
 
 def _labels(session, values: dict) -> dict[str, str]:
@@ -29,15 +32,20 @@ def _labels(session, values: dict) -> dict[str, str]:
 def _activity(session, inc: Incident | None) -> list[dict]:
     if inc is None or inc.id is None:
         return []
+    return journal_entries(session, "incident", inc.id)
+
+
+def journal_entries(session, table_name: str, record_id: int) -> list[dict]:
+    """A record's activity stream: work notes and comments, newest first."""
     from ...identity.models import User
 
-    rows = session.exec(select(Journal).where(Journal.table_name == "incident", Journal.record_id == inc.id).order_by(Journal.created_at.desc(), Journal.id.desc())).all()
+    rows = session.exec(select(Journal).where(Journal.table_name == table_name, Journal.record_id == record_id).order_by(Journal.created_at.desc(), Journal.id.desc())).all()
     people = {u.id: u for u in session.exec(select(User).where(User.id.in_({r.author_id for r in rows}))).all()} if rows else {}
     return [{"kind": r.kind, "label": JOURNAL_FIELDS[r.kind], "author": people[r.author_id].name if r.author_id in people else "System",
              "when": r.created_at, "body": r.body} for r in rows]
 
 
-def _page(request, session, user, inc: Incident | None, values: dict, errors: dict, journal: dict | None = None, back: str = ""):
+def _page(request, session, user, inc: Incident | None, values: dict, errors: dict, journal: dict | None = None, back: str = "", *, clock):
     state = values.get("state") or "New"
     rules = {s: mandatory(s) for s in C.INCIDENT_STATES}
     return render(
@@ -45,18 +53,33 @@ def _page(request, session, user, inc: Incident | None, values: dict, errors: di
         C=C, rules_json=json.dumps(rules), subcats_json=json.dumps(C.CATEGORIES), priorities_json=json.dumps({str(k): v for k, v in C.PRIORITY.items()}),
         mandatory_now=mandatory(state), activity=_activity(session, inc), read_only=inc is not None and inc.state in C.READ_ONLY_STATES,
         priority_label=C.PRIORITY.get(C.priority_of(values.get("impact") or 3, values.get("urgency") or 3), ""), back=back,
-        customer_lookup="customer_account" in REFS,
+        customer_lookup="customer_account" in REFS, task_slas=_timers(session, inc, clock.now),
     )
 
 
-def _back(request: Request, fallback: str = "/incident_list.do") -> str:
+def _duration(td) -> str:
+    secs = int(abs(td.total_seconds()))
+    text = f"{secs // 86400}d {secs % 86400 // 3600}h {secs % 3600 // 60}m" if secs >= 86400 else f"{secs // 3600}h {secs % 3600 // 60}m"
+    return ("-" if td.total_seconds() < 0 else "") + text
+
+
+def _timers(session, inc: Incident | None, now) -> list[dict]:
+    if inc is None or inc.id is None:
+        return []
+    return [{"sla": t.sla, "target": t.target, "stage": t.stage, "breached": slas.breached(t, now), "percent": slas.elapsed_percent(t, now),
+             "left": _duration(slas.time_left(t, now)) if t.stage != "Cancelled" else "", "start": sn_datetime(t.start_time),
+             "breach": sn_datetime(t.breach_time), "stop": sn_datetime(t.stop_time)} for t in slas.timers_of(session, inc)]
+
+
+def list_back(request: Request, fallback: str) -> str:
+    """Where Update returns: the list the form was opened from, else ``fallback``."""
     ref = request.headers.get("referer", "")
     path = urlparse(ref)
     return (path.path + ("?" + path.query if path.query else "")) if path.path.endswith("_list.do") else fallback
 
 
 @router.get("/incident.do")
-def incident_form(request: Request, session: SessionDep, user: CurrentUser, sys_id: str = "-1", sysparm_query: str = ""):
+def incident_form(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, sys_id: str = "-1", sysparm_query: str = ""):
     if sys_id == "-1" and sysparm_query.startswith("number="):  # incident.do?sysparm_query=number=INC0010001
         inc = session.exec(select(Incident).where(Incident.number == sysparm_query[7:])).first()
         if inc is None:
@@ -64,9 +87,9 @@ def incident_form(request: Request, session: SessionDep, user: CurrentUser, sys_
         return redirect(request, f"/incident.do?sys_id={inc.id}")
     if sys_id == "-1":
         values = current_values(None)
-        return _page(request, session, user, None, values, {}, back=_back(request))
+        return _page(request, session, user, None, values, {}, back=list_back(request, "/incident_list.do"), clock=clock)
     inc = get_or_404(session, Incident, sys_id, "incident")
-    return _page(request, session, user, inc, current_values(inc), {}, back=_back(request))
+    return _page(request, session, user, inc, current_values(inc), {}, back=list_back(request, "/incident_list.do"), clock=clock)
 
 
 @router.post("/incident.do")
@@ -84,12 +107,20 @@ async def incident_save(request: Request, session: SessionDep, user: CurrentUser
     back = str(form.get("sysparm_goto", "")) or "/incident_list.do"
     if inc is not None and inc.state in C.READ_ONLY_STATES and not data and any(journal.values()):
         errors = {"__all__": f"This incident is {inc.state.lower()} and can no longer be changed."}
-        return _page(request, session, user, inc, current_values(inc), errors, journal, back)
+        return _page(request, session, user, inc, current_values(inc), errors, journal, back, clock=clock)
     values, errors = validate(session, data, inc)
     if errors:
-        return _page(request, session, user, inc, values, errors, journal, back)
+        return _page(request, session, user, inc, values, errors, journal, back, clock=clock)
     new = inc is None
     inc = apply(session, inc, values, journal, user, clock)
+    if action == "create_problem":
+        if inc.problem_id is not None:
+            session.rollback()
+            errors = {"__all__": f"This incident is already linked to problem {display(session, 'problem', inc.problem_id)}."}
+            return _page(request, session, user, inc, current_values(inc), errors, journal, back, clock=clock)
+        prb = problems.from_incident(session, inc, user, clock)
+        session.commit()
+        return redirect(request, f"/problem.do?sys_id={prb.id}", toast=f"Problem {prb.number} created from {inc.number}.")
     session.commit()
     verb = "created" if new else ("resolved" if action == "resolve" else "updated")
     if action in ("update", "insert") and back.startswith("/") and back.endswith(("_list.do",)) or action in ("update", "insert") and "_list.do?" in back:

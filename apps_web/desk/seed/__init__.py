@@ -10,10 +10,14 @@ from __future__ import annotations
 
 from ...world.seeding import SeedContext
 from .catalog import seed_catalog
+from .changes import seed_changes
 from .cmdb import seed_cmdb
 from .incidents import seed_incidents
 from .knowledge import seed_knowledge
 from .people import seed_people
+from .problems import seed_problems
+from .relations import seed_relations
+from .slas import seed_slas
 
 
 def seed_desk(ctx: SeedContext) -> None:
@@ -21,9 +25,14 @@ def seed_desk(ctx: SeedContext) -> None:
     if staff is None:
         return  # no people in this world: nothing to support
     cis = seed_cmdb(ctx, staff)
-    seed_incidents(ctx, staff, cis)
+    seed_relations(ctx, cis.by_class)
+    incidents, journals = seed_incidents(ctx, staff, cis)
+    seed_slas(ctx, incidents, journals)
+    cis_by_id = {c["id"]: c for rows in cis.by_class.values() for c in rows}
+    seed_problems(ctx, staff, incidents, cis_by_id)
     seed_knowledge(ctx, staff)
     seed_catalog(ctx, staff)
+    seed_changes(ctx, staff, cis.by_class)
 
 
 __all__ = ["seed_desk"]

@@ -93,7 +93,7 @@ def caller_site(rng: random.Random) -> str:
     return rng.choice(V.SITES[:-1])
 
 
-def seed_incidents(ctx: SeedContext, staff: Staff, cis: CIs) -> None:
+def seed_incidents(ctx: SeedContext, staff: Staff, cis: CIs) -> tuple[list[dict], list[dict]]:
     rng = ctx.random("desk.incidents")
     fake = ctx.faker("desk.incidents")
     now = ctx.clock.now
@@ -181,8 +181,11 @@ def seed_incidents(ctx: SeedContext, staff: Staff, cis: CIs) -> None:
         for when, kind, author, body in sorted(jr, key=lambda j: j[0]):
             journals.append({"id": len(journals) + 1, "table_name": "incident", "record_id": k, "kind": kind, "author_id": author, "created_at": when, "body": body})
         incidents.append(inc)
+    for inc in incidents:
+        inc["problem_id"] = None  # problems link their incidents later (seed/problems.py)
     insert(ctx, Incident, incidents)
     insert(ctx, Journal, journals)
+    return incidents, journals
 
 
 def _ci_for(rng: random.Random, cis: CIs, category: str, sub: str, caller_id: int) -> dict | None:

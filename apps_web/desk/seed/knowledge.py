@@ -40,6 +40,29 @@ STEPS = {
 }
 
 
+CHANGE_PROTOCOLS = [
+    ("Change windows",
+     _p("Normal changes to production configuration items are implemented only in the maintenance windows: every Tuesday "
+        "and Thursday from 20:00 to 23:59. The planned start date must be at or after 20:00 and the planned end date no later "
+        "than 23:59 on the same day.",
+        "Never schedule a change that overlaps another open change on the same configuration item. The change form warns of "
+        "such a conflict under Schedule and lists the other change in its Conflicts list: move your change to the next "
+        "window that has no conflict.",
+        "Standard changes (pre-approved) may run on any weekday evening from 18:00. Emergency changes may run at any time "
+        "once the group manager has approved them.")),
+    ("CAB approval of normal changes",
+     _p("The Change Advisory Board (CAB) approves normal and emergency changes. For each change, the approval goes to the "
+        "manager of the change's assignment group, who finds it in My Approvals.")
+     + "<h3>Approve a change only if all of these hold</h3>"
+     + _ol(["It has an implementation plan, a backout plan and a test plan.",
+            "Its planned window is inside a maintenance window (see Change windows).",
+            "It has no conflict with another open change on the same configuration item.",
+            "A High risk change also states its justification."])
+     + _p("Otherwise reject it, with a comment that names the rule it breaks (for example \"No backout plan\"). A rejected "
+          "change goes back to New; the requester fixes it and requests approval again.")),
+]
+
+
 def seed_knowledge(ctx: SeedContext, staff: Staff) -> None:
     rng = ctx.random("desk.knowledge")
     now = ctx.clock.now
@@ -129,4 +152,11 @@ def seed_knowledge(ctx: SeedContext, staff: Staff) -> None:
             _p(f"Order the Software Access item in the Service Catalog, choose {app} as the application and the access level you "
                f"need (most people need {level}). Write a business justification: requests without one are rejected.",
                f"Admin access to {app} needs the approval of your manager and of Application Support."))
+    # Change management protocols, appended last (and without the shared RNG) so every earlier article
+    # keeps its number and fields.
+    for title, body in CHANGE_PROTOCOLS:
+        published = now - timedelta(days=120)
+        rows.append({"id": len(rows) + 1, "number": f"KB{10001 + len(rows):07d}", "knowledge_base": "Company Protocols", "category": "Change Management",
+                     "title": title, "body": body, "author_id": lead, "workflow_state": "Published", "published_on": published.date(),
+                     "view_count": 640 + 37 * len(title), "created_at": published - timedelta(days=6), "updated_at": published})
     insert(ctx, KnowledgeArticle, rows)

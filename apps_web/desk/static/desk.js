@@ -215,6 +215,55 @@
     if (group) { group.addEventListener("change", scope); scope(); }
   }
 
+  // ---- lists: group by, expanding a group, and a cell's Show Matching / Filter Out menu ---------------
+  document.addEventListener("change", (ev) => {
+    const sel = ev.target.closest("[data-group-by]");
+    if (sel && sel.value) location.href = sel.value;
+  });
+  document.addEventListener("click", async (ev) => {
+    const btn = ev.target.closest("[data-group-toggle]");
+    if (!btn) return;
+    const body = btn.closest("tbody");
+    const open = btn.getAttribute("aria-expanded") !== "true";
+    btn.setAttribute("aria-expanded", String(open));
+    if (open && !body.dataset.loaded) {
+      body.dataset.loaded = "loading";
+      const res = await fetch(btn.dataset.rowsHref);
+      const tmp = document.createElement("tbody");
+      tmp.innerHTML = await res.text();
+      Array.from(tmp.children).forEach((tr) => { tr.dataset.groupRow = ""; body.appendChild(tr); });
+      body.dataset.loaded = "yes";
+    }
+    $$("tr[data-group-row]", body).forEach((tr) => { tr.hidden = !open; });
+  });
+  function negate(cond) {
+    const m = cond.match(/^([a-z_]+)(ISEMPTY|ISNOTEMPTY|ON|=)(.*)$/);
+    if (!m) return null;
+    if (m[2] === "ISEMPTY") return m[1] + "ISNOTEMPTY";
+    if (m[2] === "=") return m[1] + "!=" + m[3];
+    return null;  // a date: no single opposite condition
+  }
+  const cellMenu = () => $("[data-cell-menu]");
+  document.addEventListener("contextmenu", (ev) => {
+    const td = ev.target.closest("table.sn-list[data-list-url] td[data-cond]");
+    const menu = cellMenu();
+    if (!td || !menu || ev.target.closest("form.cell-editor")) return;
+    ev.preventDefault();
+    const table = td.closest("table");
+    const base = table.dataset.query;
+    const href = (cond) => { const u = new URL(table.dataset.listUrl, location.href); u.searchParams.set("sysparm_query", base ? `${base}^${cond}` : cond); return u.pathname + u.search; };
+    const out = negate(td.dataset.cond);
+    $("[data-cell-action=match]", menu).href = href(td.dataset.cond);
+    const outLink = $("[data-cell-action=out]", menu);
+    outLink.hidden = !out;
+    if (out) outLink.href = href(out);
+    menu.hidden = false;
+    menu.style.left = `${ev.clientX}px`; menu.style.top = `${ev.clientY}px`;
+    $("a", menu).focus();
+  });
+  document.addEventListener("click", (ev) => { const m = cellMenu(); if (m && !m.hidden && !ev.target.closest("[data-cell-menu]")) m.hidden = true; });
+  document.addEventListener("keydown", (ev) => { const m = cellMenu(); if (ev.key === "Escape" && m && !m.hidden) m.hidden = true; });
+
   function init() {
     $$(".filter-builder").forEach(setupBuilder);
     $$("form[data-record-form]").forEach(setupForm);

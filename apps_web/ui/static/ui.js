@@ -112,6 +112,85 @@
     }
   });
 
+  // ---- chart tooltips: [data-tip] (bars, slices) shows its label and value on hover or focus ---------
+  let tipEl = null;
+  function showTip(target, x, y) {
+    if (!tipEl) { tipEl = document.createElement("div"); tipEl.className = "chart-tip"; tipEl.setAttribute("role", "tooltip"); tipEl.id = "chart-tip"; document.body.appendChild(tipEl); }
+    tipEl.textContent = target.dataset.tip;
+    tipEl.hidden = false;
+    tipEl.style.left = `${Math.min(x + 12, window.innerWidth - tipEl.offsetWidth - 8)}px`;
+    tipEl.style.top = `${Math.max(y - tipEl.offsetHeight - 10, 4)}px`;
+  }
+  const hideTip = () => { if (tipEl) tipEl.hidden = true; };
+  document.addEventListener("mouseover", (ev) => {
+    const t = ev.target.closest && ev.target.closest("svg.chart [data-tip]");
+    if (t) showTip(t, ev.clientX, ev.clientY); else hideTip();
+  });
+  document.addEventListener("focusin", (ev) => {
+    const t = ev.target.closest && ev.target.closest("svg.chart a") && ev.target.querySelector("[data-tip]");
+    if (t) { const r = t.getBoundingClientRect(); showTip(t, r.left + r.width / 2, r.top); } else hideTip();
+  });
+
+  // ---- list cell inline edit: double-click a td[data-inline] of a table[data-inline-url] --------------
+  // The editor posts {field, value} to <data-inline-url>/<row id>; the server runs the form's own
+  // validation and answers {text, value} (saved) or {error} (nothing saved: the editor stays open).
+  function openCellEditor(td) {
+    if (td.querySelector("form.cell-editor")) return;
+    const table = td.closest("table[data-inline-url]");
+    const field = td.dataset.field;
+    const label = table.querySelector(`th[data-col="${field}"]`)?.textContent.trim() || field;
+    const row = td.closest("tr");
+    const record = row.querySelector("td a")?.textContent.trim() || row.dataset.id;
+    const options = JSON.parse(table.dataset.inlineOptions || "{}")[field] || [];
+    const form = document.createElement("form");
+    form.className = "cell-editor";
+    form.setAttribute("aria-label", `Edit ${label} of ${record}`);
+    let input;
+    if (options.length) {
+      input = document.createElement("select");
+      options.forEach(([v, l]) => { const o = new Option(l, String(v)); if (String(v) === td.dataset.value) o.selected = true; input.add(o); });
+    } else {
+      input = document.createElement("input"); input.type = "text"; input.value = td.dataset.value || "";
+    }
+    input.setAttribute("aria-label", label);
+    const save = Object.assign(document.createElement("button"), { type: "submit", className: "btn sn small primary", textContent: "Save" });
+    save.setAttribute("aria-label", `Save ${label}`);
+    const cancel = Object.assign(document.createElement("button"), { type: "button", className: "btn sn small", textContent: "Cancel" });
+    cancel.setAttribute("aria-label", `Cancel editing ${label}`);
+    const err = document.createElement("div"); err.className = "cell-error"; err.setAttribute("role", "alert");
+    form.append(input, save, cancel, err);
+    const shown = Array.from(td.childNodes);
+    shown.forEach((n) => { if (n.nodeType === 1) n.hidden = true; else n.remove(); });
+    td.appendChild(form);
+    td.classList.add("editing");
+    const close = () => { form.remove(); td.classList.remove("editing"); shown.forEach((n) => { if (n.nodeType === 1) { n.hidden = false; if (!n.parentNode) td.appendChild(n); } }); };
+    cancel.addEventListener("click", close);
+    form.addEventListener("keydown", (ev) => { if (ev.key === "Escape") { ev.preventDefault(); close(); td.focus(); } });
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      save.disabled = true; err.textContent = "";
+      try {
+        const res = await fetch(`${table.dataset.inlineUrl}/${row.dataset.id}`, {
+          method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ field, value: input.value }),
+        });
+        const data = await res.json();
+        if (!res.ok) { err.textContent = data.error || "Not saved."; save.disabled = false; input.focus(); return; }
+        td.dataset.value = data.value === null ? "" : String(data.value);
+        td.title = data.text;
+        const text = td.querySelector(".cell-text");
+        if (text) text.textContent = data.text;
+        close();
+        td.classList.add("saved");
+      } catch (e) { err.textContent = "Not saved: the server did not answer. Try again."; save.disabled = false; }
+    });
+    input.focus();
+    if (input.select) input.select();
+  }
+  document.addEventListener("dblclick", (ev) => {
+    const td = ev.target.closest("table[data-inline-url] td[data-inline]");
+    if (td && !ev.target.closest("form.cell-editor")) { ev.preventDefault(); openCellEditor(td); }
+  });
+
   // ---- lookups: type-ahead search for a related record ---------------------------------------------
   function setupLookup(box) {
     const input = $("input[type=search], input[role=combobox]", box);
