@@ -1,0 +1,1 @@
+"""Template helpers (filled in with the pages)."""
