@@ -16,9 +16,11 @@ def _router():
 
 
 def _templates_setup(env):
-    from .views import chat_time, safe_body
+    from .service import editable
+    from .views import chat_time, reply_names, safe_body, size_label
 
     env.filters.update(safe_body=safe_body, chat_time=chat_time)
+    env.globals.update(editable=editable, size_label=size_label, reply_names=reply_names)
 
 
 def _seed(ctx):

@@ -7,7 +7,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from html import escape
+from html import escape, unescape
+
+import nh3
 
 from fastapi import HTTPException
 from sqlalchemy import func, text
@@ -124,6 +126,18 @@ def _checked(session: Session, conv: Conversation, draft: Draft) -> tuple[str, s
 def _notify(session: Session, user_id: int, kind: str, message: Message, actor: User, now: datetime) -> None:
     if user_id != actor.id:
         session.add(Activity(user_id=user_id, kind=kind, message_id=message.id, actor_id=actor.id, created_at=now))
+
+
+_MENTION_SPAN = re.compile(r'<span class="mention" data-user="(\d+)">(.*?)</span>')
+
+
+def editable(html: str) -> tuple[str, list[int]]:
+    """A stored body back as the compose box's text ("@Name" for each mention) and the mention ids."""
+    ids = [int(x) for x in _MENTION_SPAN.findall(html or "") for x in [x[0]]]
+    body = _MENTION_SPAN.sub(lambda mm: "@" + mm.group(2), html or "")
+    body = re.sub(r"</p>\s*<p>", "\n\n", body)
+    body = re.sub(r"<br\s*/?>", "\n", body)
+    return unescape(nh3.clean(body, tags=set(), attributes={})).strip(), list(dict.fromkeys(ids))
 
 
 # -- posting -----------------------------------------------------------------------------------------
