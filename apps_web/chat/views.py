@@ -21,8 +21,8 @@ from .models import REACTION_EMOJI, REACTION_LABELS, REACTIONS, Activity, Conver
 from .presence import PRESENCE_CLASS, presences
 from .service import MENTION_ATTRS, unread_counts
 
-POSTS_SHOWN = 40  # the newest channel posts a page shows (older ones: "See older posts")
-CHAT_SHOWN = 80
+POSTS_SHOWN = 20  # the newest channel posts a page shows (older ones: "See older posts")
+CHAT_SHOWN = 50
 
 
 def safe_body(html: str) -> Markup:

@@ -123,7 +123,7 @@ def permalink(session: SessionDep, user: CurrentUser, message_id: int) -> Redire
     if conv.kind == "channel":
         root = msg.parent_id or msg.id
         newest = session.exec(select(Message.id).where(Message.conversation_id == conv.id, Message.parent_id == None)  # noqa: E711
-                              .order_by(Message.id.desc()).offset(39).limit(1)).first()
+                              .order_by(Message.id.desc()).offset(19).limit(1)).first()
         older = "&older=1" if newest is not None and root < newest else ""
         return RedirectResponse(f"/channels/{conv.id}?open={root}{older}#m-{msg.id}", status_code=303)
     return RedirectResponse(f"/chat/{conv.id}#m-{msg.id}", status_code=303)

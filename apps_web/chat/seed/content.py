@@ -429,16 +429,17 @@ class Content:
         topics = (("Do you have the latest deck for {acct}?", "Sent it to you by mail.", "Got it, thanks!"),
                   ("Are you joining the {acct} call at 2?", "Yes, dialing in from the car.", "Cool, I'll share the screen."),
                   ("Can you cover my cases Friday? I'm out.", "Sure, send me the list.", "You're a star."),
-                  ("What's the Wi-Fi password for the guest network?", "It's on the sign at reception.", "Found it, thanks."),
+                  ("Visitors from {acct} tomorrow: what's the guest Wi-Fi?", "It's on the sign at reception.", "Found it, thanks."),
                   ("Did {acct} ever pay that invoice?", "Partially, {amt} still open.", "Thanks, I'll mention it on the call."),
                   ("Lunch?", "10 minutes?", "Meet you downstairs."),
-                  ("Who approves travel over $1,000?", "Your manager, then finance if it's international.", "Ah ok, thanks."))
+                  ("Who approves my trip to {city} to see {acct}?", "Your manager, then finance if it's over {amt}.", "Ah ok, thanks."))
         for k in range(150):
             a, c = self.pick(pool, 2)
             conv = b.chat([a.id, c.id])
             o = self.pick(self.opps)
             t = self.pick(topics)
-            lines = [(a.id, t[0].format(acct=self.account(o))), (c.id, t[1].format(amt=money((o["amount"] or 0) * 0.4))), (a.id, t[2])]
+            city = self.acc.get(o["account_id"], {}).get("city") or "their HQ"
+            lines = [(a.id, t[0].format(acct=self.account(o), city=city)), (c.id, t[1].format(amt=money((o["amount"] or 0) * 0.4))), (a.id, t[2])]
             b.dialogue(conv, b.work_time(60), lines)
         # IT helping someone with their own incident.
         for i in self.pick(b.facts.incidents, 30):
