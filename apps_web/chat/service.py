@@ -68,6 +68,9 @@ class Draft:
     mentions: list[int] = field(default_factory=list)
     subject: str = ""
 
+    def __post_init__(self) -> None:
+        self.text = self.text.replace("\r\n", "\n").replace("\r", "\n")  # forms send CRLF
+
 
 def _resolve_mentions(session: Session, conv: Conversation, draft: Draft) -> dict[int, User]:
     ids = []
