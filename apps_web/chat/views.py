@@ -163,7 +163,8 @@ def message_context(session: Session, user: User, messages: list[Message]) -> di
 
 def conversation_view(session: Session, user: User, conv: Conversation, now: datetime, older: bool = False) -> dict[str, Any]:
     if conv.kind == "channel":
-        q = select(Message).where(Message.conversation_id == conv.id, Message.parent_id == None).order_by(Message.id.desc())  # noqa: E711
+        # Time order (ids follow it, except for rows a task's set-up back-dates).
+        q = select(Message).where(Message.conversation_id == conv.id, Message.parent_id == None).order_by(Message.created_at.desc(), Message.id.desc())  # noqa: E711
         roots = list(session.exec(q if older else q.limit(POSTS_SHOWN)).all())[::-1]
         total = session.exec(select(func.count()).select_from(Message).where(Message.conversation_id == conv.id, Message.parent_id == None)).one()  # noqa: E711
         replies: dict[int, list[Message]] = defaultdict(list)
@@ -173,7 +174,7 @@ def conversation_view(session: Session, user: User, conv: Conversation, now: dat
         shown = roots + [r for v in replies.values() for r in v]
         ctx = {"posts": roots, "replies": replies, "hidden_older": 0 if older else max(0, total - len(roots))}
     else:
-        q = select(Message).where(Message.conversation_id == conv.id).order_by(Message.id.desc())
+        q = select(Message).where(Message.conversation_id == conv.id).order_by(Message.created_at.desc(), Message.id.desc())
         msgs = list(session.exec(q if older else q.limit(CHAT_SHOWN)).all())[::-1]
         total = session.exec(select(func.count()).select_from(Message).where(Message.conversation_id == conv.id)).one()
         shown = msgs

@@ -122,9 +122,10 @@ def permalink(session: SessionDep, user: CurrentUser, message_id: int) -> Redire
     msg, conv, _ = message_for(session, user, message_id)
     if conv.kind == "channel":
         root = msg.parent_id or msg.id
-        newest = session.exec(select(Message.id).where(Message.conversation_id == conv.id, Message.parent_id == None)  # noqa: E711
-                              .order_by(Message.id.desc()).offset(19).limit(1)).first()
-        older = "&older=1" if newest is not None and root < newest else ""
+        root_msg = session.get(Message, root)
+        cutoff = session.exec(select(Message).where(Message.conversation_id == conv.id, Message.parent_id == None)  # noqa: E711
+                              .order_by(Message.created_at.desc(), Message.id.desc()).offset(19).limit(1)).first()
+        older = "&older=1" if cutoff is not None and (root_msg.created_at, root_msg.id) < (cutoff.created_at, cutoff.id) else ""
         return RedirectResponse(f"/channels/{conv.id}?open={root}{older}#m-{msg.id}", status_code=303)
     return RedirectResponse(f"/chat/{conv.id}#m-{msg.id}", status_code=303)
 
