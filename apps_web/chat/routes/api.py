@@ -4,6 +4,7 @@ validation as the pages; bad input answers 422 with a sentence, unknown or unsee
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Any
 
 from fastapi import APIRouter, Body
@@ -30,24 +31,44 @@ def _iso(v) -> str | None:  # noqa: ANN001
     return v.isoformat() if v else None
 
 
-def message_json(session, m: Message) -> dict[str, Any]:  # noqa: ANN001
-    reactions = session.exec(select(Reaction).where(Reaction.message_id == m.id).order_by(Reaction.id)).all()
-    mentions = session.exec(select(Mention.user_id).where(Mention.message_id == m.id).order_by(Mention.id)).all()
-    files = session.exec(select(File.id, File.name, File.size, File.mime).where(File.message_id == m.id)).all()
+def messages_json(session, rows: list[Message]) -> list[dict[str, Any]]:  # noqa: ANN001
+    """Many messages with one query per related table."""
+    ids = [m.id for m in rows]
+    if not ids:
+        return []
+    extra: dict[str, dict[int, list]] = {"reactions": defaultdict(list), "mentions": defaultdict(list), "files": defaultdict(list), "replies": defaultdict(list)}
+    for r in session.exec(select(Reaction).where(Reaction.message_id.in_(ids)).order_by(Reaction.id)).all():
+        extra["reactions"][r.message_id].append(r)
+    for mid, uid in session.exec(select(Mention.message_id, Mention.user_id).where(Mention.message_id.in_(ids)).order_by(Mention.id)).all():
+        extra["mentions"][mid].append(uid)
+    for f in session.exec(select(File.id, File.name, File.size, File.mime, File.message_id).where(File.message_id.in_(ids))).all():
+        extra["files"][f.message_id].append(f)
+    for rid, pid in session.exec(select(Message.id, Message.parent_id).where(Message.parent_id.in_(ids))).all():
+        extra["replies"][pid].append(rid)
+    return [message_json(session, m, extra) for m in rows]
+
+
+def message_json(session, m: Message, extra: dict | None = None) -> dict[str, Any]:  # noqa: ANN001
+    if extra is None:
+        return messages_json(session, [m])[0]
+    reactions, mentions, files = extra["reactions"][m.id], extra["mentions"][m.id], extra["files"][m.id]
     deleted = m.deleted_at is not None
     return {"id": m.id, "conversation_id": m.conversation_id, "parent_id": m.parent_id, "author_id": m.author_id,
             "subject": "" if deleted else m.subject, "body_html": "" if deleted else m.body_html, "text": DELETED_TEXT if deleted else m.body_text,
             "created_at": _iso(m.created_at), "edited_at": _iso(m.edited_at), "deleted": deleted,
             "mentions": list(mentions), "reactions": [{"kind": r.kind, "user_id": r.user_id} for r in reactions],
             "files": [{"id": f.id, "name": f.name, "size": f.size, "mime": f.mime, "url": f"/files/{f.id}"} for f in files],
-            "reply_count": len(session.exec(select(Message.id).where(Message.parent_id == m.id)).all()) if m.parent_id is None else None,
+            "reply_count": len(extra["replies"][m.id]) if m.parent_id is None else None,
             "refs": {"crm_account_id": m.crm_account_id, "crm_opportunity_id": m.crm_opportunity_id, "desk_incident_id": m.desk_incident_id}}
 
 
-def conversation_json(session, user: User, c: Conversation, unread: dict[int, int] | None = None) -> dict[str, Any]:  # noqa: ANN001
-    ids = member_ids(session, c.id)
-    people = users_by_id(session, ids)
-    team = session.get(Team, c.team_id) if c.team_id else None
+def conversation_json(session, user: User, c: Conversation, unread: dict[int, int] | None = None, pre: dict | None = None) -> dict[str, Any]:  # noqa: ANN001
+    if pre is None:
+        ids = member_ids(session, c.id)
+        people = users_by_id(session, ids)
+        team = session.get(Team, c.team_id) if c.team_id else None
+    else:
+        ids, people, team = pre["members"].get(c.id, []), pre["people"], pre["teams"].get(c.team_id)
     return {"id": c.id, "kind": c.kind, "title": title_of(c, [people[i] for i in ids if i != user.id and i in people]), "name": c.name,
             "team": {"id": team.id, "name": team.name} if team else None, "description": c.description,
             "members": [{"id": i, "name": people[i].name} for i in ids if i in people],
@@ -95,7 +116,13 @@ def conversations(session: SessionDep, user: CurrentUser, kind: str = ""):
         query = query.where(Conversation.kind == kind)
     unread = unread_counts(session, user)
     rows = session.exec(query.order_by(Conversation.last_message_at.desc(), Conversation.id)).all()
-    return [conversation_json(session, user, c, unread) for c in rows]
+    members: dict[int, list[int]] = defaultdict(list)
+    for cid, uid in session.exec(select(Member.conversation_id, Member.user_id).where(Member.conversation_id.in_([c.id for c in rows]))
+                                 .order_by(Member.user_id)).all():
+        members[cid].append(uid)
+    pre = {"members": members, "people": users_by_id(session, [u for v in members.values() for u in v]),
+           "teams": {t.id: t for t in session.exec(select(Team)).all()}}
+    return [conversation_json(session, user, c, unread, pre) for c in rows]
 
 
 @router.post("/conversations")
@@ -130,7 +157,7 @@ def list_messages(session: SessionDep, user: CurrentUser, conv_id: int, parent_i
     if before is not None:
         query = query.where(Message.id < before)
     rows = session.exec(query.order_by(Message.id.desc()).limit(limit)).all()
-    return {"items": [message_json(session, m) for m in rows]}
+    return {"items": messages_json(session, list(rows))}
 
 
 @router.post("/conversations/{conv_id}/messages")
@@ -210,7 +237,7 @@ def search(session: SessionDep, user: CurrentUser, q: str = ""):
     rows, error = search_messages(session, user, q)
     if error:
         return unprocessable(error, "q")
-    return {"items": [message_json(session, m) for m in rows]}
+    return {"items": messages_json(session, list(rows))}
 
 
 @router.get("/activity")
