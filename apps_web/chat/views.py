@@ -161,27 +161,34 @@ def message_context(session: Session, user: User, messages: list[Message]) -> di
     return {"authors": people, "reactions": reactions, "files_by_msg": files}
 
 
-def conversation_view(session: Session, user: User, conv: Conversation, now: datetime, older: bool = False) -> dict[str, Any]:
+def conversation_view(session: Session, user: User, conv: Conversation, now: datetime, older: bool = False, open_id: int | None = None) -> dict[str, Any]:
     if conv.kind == "channel":
         # Time order (ids follow it, except for rows a task's set-up back-dates).
         q = select(Message).where(Message.conversation_id == conv.id, Message.parent_id == None).order_by(Message.created_at.desc(), Message.id.desc())  # noqa: E711
         roots = list(session.exec(q if older else q.limit(POSTS_SHOWN)).all())[::-1]
         total = session.exec(select(func.count()).select_from(Message).where(Message.conversation_id == conv.id, Message.parent_id == None)).one()  # noqa: E711
+        # Only the open thread's replies are rendered; the others show their count and who replied.
         replies: dict[int, list[Message]] = defaultdict(list)
+        summary: dict[int, list[int]] = defaultdict(list)
         if roots:
-            for r in session.exec(select(Message).where(Message.parent_id.in_([m.id for m in roots])).order_by(Message.id)).all():
-                replies[r.parent_id].append(r)
-        shown = roots + [r for v in replies.values() for r in v]
-        ctx = {"posts": roots, "replies": replies, "hidden_older": 0 if older else max(0, total - len(roots))}
+            for pid, aid in session.exec(select(Message.parent_id, Message.author_id).where(Message.parent_id.in_([m.id for m in roots])).order_by(Message.id)).all():
+                summary[pid].append(aid)
+        if open_id is not None and open_id in summary:
+            replies[open_id] = list(session.exec(select(Message).where(Message.parent_id == open_id).order_by(Message.created_at, Message.id)).all())
+        shown = roots + replies.get(open_id, [])
+        ctx = {"posts": roots, "replies": replies, "reply_summary": summary, "open_id": open_id,
+               "hidden_older": 0 if older else max(0, total - len(roots))}
     else:
         q = select(Message).where(Message.conversation_id == conv.id).order_by(Message.created_at.desc(), Message.id.desc())
         msgs = list(session.exec(q if older else q.limit(CHAT_SHOWN)).all())[::-1]
         total = session.exec(select(func.count()).select_from(Message).where(Message.conversation_id == conv.id)).one()
         shown = msgs
-        ctx = {"posts": msgs, "replies": {}, "hidden_older": 0 if older else max(0, total - len(msgs))}
+        ctx = {"posts": msgs, "replies": {}, "reply_summary": {}, "open_id": None, "hidden_older": 0 if older else max(0, total - len(msgs))}
     member = session.exec(select(Member).where(Member.conversation_id == conv.id, Member.user_id == user.id)).first()
     ctx["last_read_id"] = member.last_read_id if member else 0
     ctx.update(message_context(session, user, shown))
+    names = users_by_id(session, [a for v in ctx["reply_summary"].values() for a in v])
+    ctx["reply_names"] = {pid: ", ".join(names[a].first_name for a in dict.fromkeys(v) if a in names) for pid, v in ctx["reply_summary"].items()}
     return ctx
 
 

@@ -73,7 +73,8 @@ def conversation_page(request: Request, session, user, clock, conv_id: int, *, t
     elif tab == "people":
         ctx["member_presence"] = presences(session, [u.id for u in members], clock.now)
     else:
-        ctx.update(conversation_view(session, user, conv, clock.now, older=older))
+        open_id = (draft or {}).get("parent_id") or request.query_params.get("open")
+        ctx.update(conversation_view(session, user, conv, clock.now, older=older, open_id=int(open_id) if str(open_id or "").isdigit() else None))
         if conv.kind == "oneonone" and others:
             ctx["other_presence"] = presences(session, [others[0].id], clock.now)[others[0].id]
     response = page(request, session, user, clock, section=section, **ctx)

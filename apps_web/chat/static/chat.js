@@ -94,6 +94,8 @@
 
   // ---- threads: Reply opens the thread and its reply box; "N replies" toggles it ----------------------
   document.addEventListener("click", (ev) => {
+    const nav = ev.target.closest("[data-href]");
+    if (nav) { location.href = nav.dataset.href; return; }
     const reply = ev.target.closest("[data-reply]");
     if (reply) {
       const thread = document.getElementById(reply.getAttribute("aria-controls"));
@@ -101,13 +103,6 @@
       const toggle = thread.parentElement.querySelector(".replies-toggle");
       if (toggle) toggle.setAttribute("aria-expanded", "true");
       $("textarea", thread).focus();
-      return;
-    }
-    const toggle = ev.target.closest(".replies-toggle");
-    if (toggle) {
-      const thread = document.getElementById(toggle.getAttribute("aria-controls"));
-      thread.hidden = !thread.hidden;
-      toggle.setAttribute("aria-expanded", String(!thread.hidden));
       return;
     }
     const edit = ev.target.closest("[data-edit]");
@@ -179,6 +174,8 @@
     const target = location.hash && document.getElementById(location.hash.slice(1));
     if (target) target.scrollIntoView({ block: "center" });
     else scroller.scrollTop = scroller.scrollHeight;
+    // Reply on a closed thread opens it (a new page): its reply box takes the focus.
+    if (location.hash.startsWith("#post-") && target) { const box = $(".thread textarea", target); if (box) box.focus(); }
   }
   const failed = $(".composer .form-errors");
   if (failed) $("textarea", failed.closest("form")).focus();

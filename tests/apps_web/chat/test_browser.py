@@ -67,8 +67,9 @@ def test_post_thread_reply_with_mention_and_reactions(page: Page, live_host, wor
         "WHERE m.conversation_id = ? AND m.parent_id IS NULL AND m.author_id != ? AND m.deleted_at IS NULL ORDER BY m.id DESC", chan, me[0])
     post = page.locator(f"#m-{root}").locator("xpath=..")
     post.get_by_role("button", name="Reply").click()
+    page.wait_for_url(re.compile(rf"\?open={root}#post-{root}$"))  # Reply opens the thread
     reply = post.get_by_role("textbox", name="Reply")
-    expect(reply).to_be_focused()
+    reply.click()
     reply.press_sequentially(f"@{first}")
     page.get_by_role("option", name=full).click()
     reply.press_sequentially("can you confirm the close date?")
