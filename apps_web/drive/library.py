@@ -305,13 +305,14 @@ def set_document(session: Session, user: User, now: datetime, item: Item, blocks
 
 
 def touch(session: Session, user: User, now: datetime, item: Item, note: str, new_version: bool = True) -> None:
-    """A content change: modified stamps, a new version (one per editor per day of the world clock, as
-    autosave coalesces), and the activity log."""
+    """A content change: modified stamps, a new version, and the activity log. A document's every save
+    is a version; a workbook's cell edits by one editor on one day of the world clock coalesce into
+    one version, as Excel's autosave does."""
     item.modified_at, item.modified_by_id = now, user.id
     session.flush()
     snap = json.dumps(content_snapshot(session, item))
     last = session.exec(select(Version).where(Version.item_id == item.id).order_by(Version.number.desc())).first()
-    if new_version and (last is None or last.author_id != user.id or last.created_at is None or last.created_at.date() != now.date() or last.note.startswith("Restored")):
+    if new_version and (last is None or item.kind != "sheet" or last.author_id != user.id or last.created_at is None or last.created_at.date() != now.date() or last.note.startswith("Restored")):
         item.version = (last.number if last else 0) + 1
         session.add(Version(item_id=item.id, number=item.version, content=snap, size=len(snap), author_id=user.id, created_at=now, note=note[:200]))
     elif last is not None:
