@@ -6,6 +6,12 @@
   if (!el || !window.Quill) return;
   const readOnly = el.dataset.readonly === "true";
   const quill = new Quill(el, { theme: "snow", readOnly, modules: { toolbar: readOnly ? false : "#toolbar", history: { delay: 0 } } });
+  // Quill's style picker replaces the <select>: give its items the names Word shows.
+  document.querySelectorAll("#toolbar .ql-header .ql-picker-item").forEach((it) => {
+    it.setAttribute("aria-label", it.dataset.value ? `Heading ${it.dataset.value}` : "Normal");
+  });
+  const label = document.querySelector("#toolbar .ql-header .ql-picker-label");
+  if (label) label.setAttribute("aria-label", "Style");
   quill.setContents(JSON.parse(document.getElementById("doc-delta").textContent), "silent");
   quill.history.clear();
   const state = document.getElementById("save-state");

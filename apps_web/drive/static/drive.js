@@ -6,6 +6,8 @@
   const $$ = (s, r = document) => Array.from(r.querySelectorAll(s));
 
   document.addEventListener("click", (ev) => {
+    // A chosen menu item closes its menu (a download link leaves the page where it is).
+    if (ev.target.closest("a[role=menuitem][download]") && window.SandboxUI) window.SandboxUI.closeMenus();
     const btn = ev.target.closest("[data-act]");
     if (!btn) return;
     ev.preventDefault();
