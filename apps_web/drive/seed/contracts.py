@@ -438,7 +438,8 @@ def plan_contracts(rng: random.Random, fake, deal: Deal, now: datetime, scale: i
             else:
                 company = fake.company().replace(",", "")
                 suffix = rng.choice([", Inc.", " LLC", " Corp.", ", Ltd.", " Holdings, Inc."])
-                counterparty = company + suffix
+                # Faker's names may already end in an entity form ("Smith LLC", "Oliver PLC"): add none then.
+                counterparty = company + ("" if company.split(" ")[-1] in ("Inc", "LLC", "Ltd", "PLC", "Group", "Sons") else suffix)
                 extra["them_short"] = company.split(" ")[0].split("-")[0]
                 extra["our_signatory"] = f"{fake.name()}, {rng.choice(['Chief Executive Officer', 'Chief Financial Officer', 'General Counsel'])}"
                 extra["their_signatory"] = f"{fake.name()}, {rng.choice(['President', 'Chief Executive Officer', 'Vice President', 'Managing Director'])}"
