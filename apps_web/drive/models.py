@@ -153,6 +153,7 @@ class Contract(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     item_id: int = Field(foreign_key=ITEM_FK, index=True, unique=True)
     site_id: int = Field(foreign_key="drive_site.id", index=True)
+    number: int = 0  # its No. in the data room's Contract Index
     category: str = Field(max_length=40)  # the data room folder: Corporate | Commercial Contracts | ...
     contract_type: str = Field(max_length=60)  # NDA | MSA | Lease | Employment Agreement | Licence | ...
     counterparty: str = Field(max_length=160)

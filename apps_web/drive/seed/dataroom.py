@@ -62,7 +62,7 @@ def build_dataroom(b: DriveBuilder, ctx: SeedContext, people: list[dict]) -> Non
         when = opened + timedelta(days=rng.randint(0, 5), hours=rng.randint(0, 9))
         name = file_name(s)
         item = b.document(site, folders[s.category], name, owner["id"], when, blocks)
-        b.add("drive_contract", item_id=item, site_id=site, category=s.category, contract_type=label[s.kind], counterparty=s.counterparty,
+        b.add("drive_contract", item_id=item, site_id=site, number=n, category=s.category, contract_type=label[s.kind], counterparty=s.counterparty,
               effective_date=s.effective, term_months=s.term_months, governing_law=s.law[0], governing_law_section=s.sections.get("law", ""),
               coc=s.coc, coc_section=s.sections.get("coc", ""), assignment=s.assignment, assignment_section=s.sections.get("assignment", ""),
               liability=s.liability, liability_cap=s.cap[:120], liability_section=s.sections.get("liability", ""), annual_value=s.annual_value)
