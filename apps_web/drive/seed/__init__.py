@@ -8,8 +8,6 @@ namespaces ("drive.*"), and inserts rows in bulk."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from sqlalchemy import text
 
 from ...world.seeding import SeedContext
@@ -39,4 +37,4 @@ def seed_drive(ctx: SeedContext) -> DriveBuilder | None:
     return b
 
 
-__all__ = ["seed_drive", "timedelta"]
+__all__ = ["seed_drive"]

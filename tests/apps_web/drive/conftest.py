@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import httpx
-import pytest
 
 from apps_web.identity import SESSION_COOKIE, session_cookie
 
