@@ -1,0 +1,32 @@
+"""Shared by the drive routes: the page frame's context (libraries in the left rail), safe redirects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+from sqlmodel import Session, select
+
+from ...identity.models import User
+from ...ui import render
+from ..access import visible_ids
+from ..library import personal_site
+from ..models import Site
+
+
+def sites_for(session: Session, user: User) -> list[Site]:
+    """The team sites and data rooms the user can open (the left rail's "Sites")."""
+    visible = visible_ids(session, user)
+    return [s for s in session.exec(select(Site).where(Site.kind != "personal").order_by(Site.kind, Site.name)).all() if s.root_id in visible]
+
+
+def page(request: Request, session: Session, user: User, template: str, status_code: int = 200, **ctx: Any):
+    return render(request, template, status_code=status_code, my_site=personal_site(session, user), sites=sites_for(session, user), **ctx)
+
+
+def safe_back(url: str, default: str = "/my") -> str:
+    return url if url.startswith("/") and not url.startswith("//") else default
+
+
+def int_list(values) -> list[int]:  # noqa: ANN001
+    return [int(v) for v in values if str(v).isdigit()]

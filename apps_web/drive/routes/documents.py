@@ -1,0 +1,96 @@
+"""The document editor (Word for the web): the page, saving the editor's content as blocks, comments."""
+
+from __future__ import annotations
+
+import json
+
+from fastapi import APIRouter, Body, Form, HTTPException, Request
+from fastapi.responses import JSONResponse, RedirectResponse
+from sqlmodel import select
+
+from ...deps import ClockDep, CurrentUser, SessionDep
+from ...identity.models import User
+from ...ui import redirect
+from .. import documents as docs
+from .. import library as lib
+from ..access import require
+from ..models import Comment, Site
+from .common import page
+
+router = APIRouter()
+
+
+@router.get("/doc/{item_id}")
+def doc_page(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int):
+    item, role = require(session, user, item_id)
+    if item.kind != "document":
+        raise HTTPException(404, "This item isn't a document.")
+    site = session.get(Site, item.site_id)
+    if site.restricted:
+        lib.log(session, item, user, "viewed", "Viewed in the data room", clock.now)
+        session.commit()
+    blocks = docs.load(session, item.id)
+    comments = lib.comments(session, item)
+    people = {u.id: u for u in session.exec(select(User).where(User.id.in_({c.author_id for c in comments} or {0}))).all()}
+    return page(request, session, user, "drive/document.html", item=item, role=role, crumbs=lib.path_of(session, item),
+                delta=json.dumps(docs.to_delta(blocks)), blocks=blocks, comments=comments, people=people, display_name=lib.display_name)
+
+
+@router.post("/doc/{item_id}/save")
+def save(session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, payload: dict = Body(...)):
+    item, _role = require(session, user, item_id, "edit")
+    if item.kind != "document":
+        return JSONResponse({"detail": "This item isn't a document."}, status_code=422)
+    try:
+        blocks = docs.from_delta(payload.get("delta"))
+        lib.set_document(session, user, clock.now, item, blocks)
+    except docs.DocumentError as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=422)
+    session.commit()
+    return {"saved": True, "version": item.version, "blocks": len(blocks)}
+
+
+@router.post("/doc/{item_id}/comments")
+def add_comment(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, body: str = Form(""), anchor: str = Form(""),
+                parent_id: str = Form("")):
+    item, _role = require(session, user, item_id)  # commenters need view access, as in Word for the web
+    body = body.strip()
+    back = f"/doc/{item_id}"
+    if not body:
+        return redirect(request, back, toast="Type a comment first.", kind="error")
+    parent = None
+    if parent_id.isdigit():
+        parent = session.get(Comment, int(parent_id))
+        if parent is None or parent.item_id != item.id:
+            return redirect(request, back, toast="That comment no longer exists.", kind="error")
+    anchor = (parent.anchor if parent else anchor).strip()[:500]
+    if not parent and not anchor:
+        return redirect(request, back, toast="Select the text you want to comment on, then choose New comment.", kind="error")
+    position = None
+    for b in session.exec(select(docs.Block).where(docs.Block.item_id == item.id).order_by(docs.Block.position)).all():
+        if anchor and anchor in b.text:
+            position = b.position
+            break
+    if not parent and position is None:
+        return redirect(request, back, toast="The selected text wasn't found in the saved document. Save, then comment again.", kind="error")
+    session.add(Comment(item_id=item.id, parent_id=parent.id if parent else None, anchor=anchor, block_position=parent.block_position if parent else position,
+                        body=body[:4000], author_id=user.id, created_at=clock.now))
+    lib.log(session, item, user, "commented", f"Commented: {body[:80]}", clock.now)
+    session.commit()
+    return redirect(request, back, toast="Comment posted." if not parent else "Reply posted.")
+
+
+@router.post("/doc/{item_id}/comments/{comment_id}/resolve")
+def resolve(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, comment_id: int, reopen: str = Form("")):
+    item, _role = require(session, user, item_id)
+    c = session.get(Comment, comment_id)
+    if c is None or c.item_id != item.id or c.parent_id is not None:
+        return redirect(request, f"/doc/{item_id}", toast="That comment no longer exists.", kind="error")
+    c.resolved = not reopen
+    session.commit()
+    return redirect(request, f"/doc/{item_id}", toast="Comment resolved." if c.resolved else "Comment reopened.")
+
+
+@router.get("/doc/{item_id}/export.docx")
+def export(item_id: int) -> RedirectResponse:
+    return RedirectResponse(f"/files/{item_id}/download", status_code=303)
