@@ -42,6 +42,12 @@ def install_error_handlers(app: FastAPI) -> None:
         signed_out = getattr(request.state, "user", None) is None and request.url.path == "/signin"
         return render(request, "ui/refused.html", status_code=403, action=exc.action, why=exc.why, signed_out=signed_out)
 
+    @app.exception_handler(OverflowError)
+    async def _out_of_range(request: Request, _exc: OverflowError) -> Response:
+        # A number beyond the database's 64-bit integers (an id, a count) names nothing: the
+        # request is refused whatever route read it, and nothing was written.
+        return await _http_error(request, StarletteHTTPException(422, "A number in the request is too large (whole numbers go up to 9223372036854775807)."))
+
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
         if wants_json(request):

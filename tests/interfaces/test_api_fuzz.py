@@ -7,6 +7,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 
+from apps_web import registry
 from apps_web.identity.session import SESSION_COOKIE, session_cookie
 from apps_web.worlds import WORLD_HEADER
 
@@ -28,7 +29,10 @@ def worlds(store):  # noqa: ANN001, ANN201
     store.drop(bystander)
 
 
-@pytest.mark.parametrize("app", ["crm", "desk", "mail"])
+APPS = [s.name for s in registry.discover()]
+
+
+@pytest.mark.parametrize("app", APPS)
 def test_no_input_makes_a_server_error_or_reaches_another_world(host, worlds, app: str) -> None:  # noqa: ANN001
     fuzzed, bystander = worlds
     start = bystander.changelog_seq()
@@ -52,7 +56,7 @@ def test_no_input_makes_a_server_error_or_reaches_another_world(host, worlds, ap
     assert diff.is_empty, diff.summary()
 
 
-@pytest.mark.parametrize("app", ["crm", "desk", "mail"])
+@pytest.mark.parametrize("app", APPS)
 def test_every_operation_needs_a_session(host, worlds, app: str) -> None:  # noqa: ANN001
     fuzzed, _ = worlds
     answered: list[str] = []

@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import or_
 from sqlmodel import select
 
+from .. import openapi
 from ...deps import ClockDep, CurrentUser, SessionDep
 from ...identity.models import User
 from ..models import Activity, Conversation, File, Member, Mention, Message, Reaction, Team
@@ -125,7 +126,7 @@ def conversations(session: SessionDep, user: CurrentUser, kind: str = ""):
     return [conversation_json(session, user, c, unread, pre) for c in rows]
 
 
-@router.post("/conversations")
+@router.post("/conversations", openapi_extra=openapi.NEW_CHAT)
 def create_conversation(session: SessionDep, user: CurrentUser, clock: ClockDep, payload: Any = Body(...)):
     """A new chat: ``{"members": [ids], "topic": "", "text": "first message"}`` (1:1 chats are reused)."""
     try:
@@ -160,7 +161,7 @@ def list_messages(session: SessionDep, user: CurrentUser, conv_id: int, parent_i
     return {"items": messages_json(session, list(rows))}
 
 
-@router.post("/conversations/{conv_id}/messages")
+@router.post("/conversations/{conv_id}/messages", openapi_extra=openapi.POST)
 def create_message(session: SessionDep, user: CurrentUser, clock: ClockDep, conv_id: int, payload: Any = Body(...)):
     """Post: ``{"text": "...", "mentions": [ids], "subject": ""}`` (or ``body_html``, sanitised)."""
     conv, _ = conversation_for(session, user, conv_id)
@@ -179,7 +180,7 @@ def get_message(session: SessionDep, user: CurrentUser, message_id: int):
     return message_json(session, msg)
 
 
-@router.post("/messages/{message_id}/replies")
+@router.post("/messages/{message_id}/replies", openapi_extra=openapi.REPLY)
 def reply(session: SessionDep, user: CurrentUser, clock: ClockDep, message_id: int, payload: Any = Body(...)):
     msg, conv, _ = message_for(session, user, message_id)
     try:
@@ -192,7 +193,7 @@ def reply(session: SessionDep, user: CurrentUser, clock: ClockDep, message_id: i
     return JSONResponse(message_json(session, out), status_code=201)
 
 
-@router.patch("/messages/{message_id}")
+@router.patch("/messages/{message_id}", openapi_extra=openapi.EDIT)
 def update_message(session: SessionDep, user: CurrentUser, clock: ClockDep, message_id: int, payload: Any = Body(...)):
     msg, conv, _ = message_for(session, user, message_id)
     try:
@@ -215,7 +216,7 @@ def delete_message(session: SessionDep, user: CurrentUser, clock: ClockDep, mess
     return message_json(session, msg)
 
 
-@router.post("/messages/{message_id}/reactions")
+@router.post("/messages/{message_id}/reactions", openapi_extra=openapi.REACT)
 def add_reaction(session: SessionDep, user: CurrentUser, clock: ClockDep, message_id: int, payload: Any = Body(...)):
     """``{"kind": "like"}`` toggles; ``"on": true|false`` sets."""
     msg, _, _ = message_for(session, user, message_id)

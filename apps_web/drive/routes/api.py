@@ -10,6 +10,7 @@ from fastapi import APIRouter, Body
 from fastapi.responses import JSONResponse
 from sqlmodel import select
 
+from .. import openapi
 from ...deps import ClockDep, CurrentUser, SessionDep
 from .. import documents as docs
 from .. import library as lib
@@ -56,7 +57,7 @@ def get_item(session: SessionDep, user: CurrentUser, item_id: int):
     return out
 
 
-@router.post("/items", status_code=201)
+@router.post("/items", status_code=201, openapi_extra=openapi.CREATE)
 def create_item(session: SessionDep, user: CurrentUser, clock: ClockDep, payload: dict = Body(...)):
     """``{"parent_id", "kind": folder|document|sheet, "name"}``."""
     parent = session.get(Item, int(payload.get("parent_id") or 0)) if str(payload.get("parent_id", "")).isdigit() else None
@@ -71,7 +72,7 @@ def create_item(session: SessionDep, user: CurrentUser, clock: ClockDep, payload
     return item_json(item)
 
 
-@router.patch("/items/{item_id}")
+@router.patch("/items/{item_id}", openapi_extra=openapi.UPDATE)
 def update_item(session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, payload: dict = Body(...)):
     """``{"name"}`` renames, ``{"parent_id"}`` moves."""
     item, _role = require(session, user, item_id, "edit")
@@ -113,7 +114,7 @@ def restore_item(session: SessionDep, user: CurrentUser, clock: ClockDep, item_i
     return item_json(item)
 
 
-@router.post("/items/{item_id}/shares")
+@router.post("/items/{item_id}/shares", openapi_extra=openapi.SHARE)
 def share_item(session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, payload: dict = Body(...)):
     """``{"role": view|edit, "user_ids": [...], "groups": [...]}``."""
     item, _role = require(session, user, item_id, "edit")
@@ -141,7 +142,7 @@ def get_document(session: SessionDep, user: CurrentUser, item_id: int):
                          for c in lib.comments(session, item)]}
 
 
-@router.put("/documents/{item_id}")
+@router.put("/documents/{item_id}", openapi_extra=openapi.DOCUMENT)
 def put_document(session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, payload: dict = Body(...)):
     """``{"blocks": [{"style": "Heading 1", "runs": [{"text": "...", "bold": true}]}]}``."""
     item, _role = require(session, user, item_id, "edit")
@@ -166,7 +167,7 @@ def get_sheet(session: SessionDep, user: CurrentUser, item_id: int):
                                                                              "error": c.error} for c in cells if c.sheet_id == s.id]} for s in sheets]}
 
 
-@router.patch("/sheets/{item_id}/cells")
+@router.patch("/sheets/{item_id}/cells", openapi_extra=openapi.CELLS)
 def patch_cells(session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, payload: dict = Body(...)):
     """``{"edits": [{"sheet": "Sheet1", "ref": "B3", "input": "=SUM(B1:B2)"}]}``; returns the cells that changed."""
     from .sheets import edit_cells
