@@ -31,25 +31,29 @@ from ..episode import REWARD_MODES
 ScreenshotFormat = Literal["png", "jpeg", "none"]
 
 
-def _action_schema(schema: dict[str, Any]) -> None:
+def _action_schema() -> dict[str, Any]:
     """The canonical action union's schema, each variant also accepting OpenEnv's ``metadata``."""
     union = copy.deepcopy(action_json_schema())
     for variant in union.get("$defs", {}).values():
         if "action" in variant.get("properties", {}):
             variant["properties"]["metadata"] = {"type": "object", "description": "free-form data carried with the action"}
-    schema.clear()
-    schema.update(union)
-    schema["title"] = "SandboxAction"
-    schema["description"] = "One canonical action of CUA Sandbox, discriminated on `action` (see describe_action_space())."
+    union["title"] = "SandboxAction"
+    union["description"] = "One canonical action of CUA Sandbox, discriminated on `action` (see describe_action_space())."
+    return union
 
 
 class SandboxAction(Action):
     """One canonical action: ``SandboxAction(action="left_click", x=640, y=360)``, or
     ``SandboxAction.of(LeftClick(x=640, y=360))``; :meth:`canonical` validates it."""
 
-    model_config = ConfigDict(extra="allow", json_schema_extra=_action_schema)
+    model_config = ConfigDict(extra="allow")
 
     action: Any = Field(default=None, description="what to do: left_click, type, key, goto, tool_call, answer...")
+
+    @classmethod
+    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """The canonical union (what the wire's loose model stands for), as OpenEnv's ``/schema`` shows it."""
+        return _action_schema()
 
     @classmethod
     def of(cls, action: BaseAction | dict[str, Any]) -> SandboxAction:

@@ -74,11 +74,17 @@ def test_typed_observations_clear_errors_and_sessions_that_go_on(server, registr
             assert opp["name"] in obs.instruction and obs.url == "http://crm.localhost/opportunities"
             assert obs.screenshot_format == "png" and obs.image().size == (1280, 800)
             assert "Opportunities" in obs.axtree and obs.tool_result is None and obs.verdict is None
-            link = next(e for e in obs.elements if e["role"] == "link" and e["name"] == opp["name"])
-            x, y, w, h = link["bbox"]
-            clicked = await env.step(SandboxAction(action="left_click", x=x + w // 2, y=y + h // 2))
+            def center(elements: list[dict], role: str, name: str) -> dict:
+                x, y, w, h = next(e for e in elements if e["role"] == role and e["name"] == name)["bbox"]
+                return {"x": x + w // 2, "y": y + h // 2}
+
+            # GUI actions, as the task's oracle works it: search the list, open the record.
+            await env.step(SandboxAction(action="left_click", **center(obs.elements, "searchbox", "Search this list...")))
+            await env.step(SandboxAction(action="type", text=opp["name"]))
+            searched = await env.step({"action": "key", "key": "Return"})
+            clicked = await env.step(SandboxAction(action="left_click", **center(searched.observation.elements, "link", opp["name"])))
             assert clicked.observation.url == f"http://crm.localhost/opportunities/{opp['id']}"
-            assert clicked.observation.last_action_error == "" and clicked.observation.step == 1
+            assert clicked.observation.last_action_error == "" and clicked.observation.step == 4
             # Bad actions: the error is in the observation, the episode goes on.
             unknown = await env.step({"action": "fly", "x": 1})
             assert unknown.observation.last_action_error.startswith("unknown action 'fly'") and not unknown.done
@@ -87,7 +93,7 @@ def test_typed_observations_clear_errors_and_sessions_that_go_on(server, registr
             typed = await env.step(SandboxAction(action="left_click", x=-3, y=5))
             assert "x: input should be greater than or equal to 0" in typed.observation.last_action_error
             state = await env.state()
-            assert (state.episode_id, state.step_count, state.task_id, state.done) == ("run-1", 4, TASK, False)
+            assert (state.episode_id, state.step_count, state.task_id, state.done) == ("run-1", 7, TASK, False)
             # Reset errors say what was wrong; the session stays usable.
             with pytest.raises(RuntimeError, match="unknown task 'crm.no-such-task'"):
                 await env.reset(task_id="crm.no-such-task", seed=0)
