@@ -29,5 +29,12 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 
+# openenv-core without its own requirements (Gradio, OpenAI, the FastMCP server): the OpenEnv server
+# and its tests need only what the dev extra already installs.
+if ! .venv/bin/python -c 'import openenv.core' >/dev/null 2>&1; then
+  echo "setup: installing openenv-core (no extra requirements)"
+  .venv/bin/python -m pip install -q --no-deps 'openenv-core>=0.3,<0.4'
+fi
+
 # The launcher owns the search for Chromium; --ensure installs one when none is found.
 .venv/bin/python -m sandbox.browser --ensure

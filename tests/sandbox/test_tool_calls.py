@@ -18,9 +18,10 @@ def spec(sbx_runtime):  # noqa: ANN001, ANN201
 
 
 def test_a_gui_task_refuses_tool_calls_and_api_pages(make_env, spec) -> None:  # noqa: ANN001
-    env = make_env(spec=spec, tools=True)
+    gui = spec.replace(interfaces=("gui",))
+    env = make_env(spec=gui, tools=True)
     obs, info = env.reset(seed=0)
-    assert spec.interfaces == ("gui",) and obs["tool_result"] == ""
+    assert obs["tool_result"] == ""
     opp = spec.params["opp"]
     obs, reward, *_, info = env.step({"action": "tool_call", "name": "crm_update_opportunity", "arguments": {"record_id": opp["id"], "stage": "Closed Won"}})
     assert "tool calls are not available" in obs["last_action_error"] and "tool_result" not in info
@@ -34,7 +35,8 @@ def test_a_gui_task_refuses_tool_calls_and_api_pages(make_env, spec) -> None:  #
 
 
 def test_clicks_and_tool_calls_work_on_one_world_and_grade_alike(make_env, spec) -> None:  # noqa: ANN001
-    both = spec.replace(interfaces=("gui", "tools"))
+    both = spec
+    assert both.interfaces == ("gui", "tools")  # the shipped task allows both
     env = make_env(spec=both, tools=True)
     obs, info = env.reset(seed=0)
     opp = spec.params["opp"]
