@@ -57,7 +57,7 @@ APP = AppSpec(
     color="#0176d3",
     order=10,
     templates_setup=_templates_setup,
-    volatile=("crm_recent_view", "*.updated_at"),
+    volatile=("crm_recent_view", "crm_field_history", "*.updated_at"),
     fields=_fields,
     default_role="sales_rep",
 )
