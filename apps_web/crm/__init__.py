@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from ..registry import AppSpec
-from . import models  # noqa: F401  (registers the tables)
+from . import history, models  # noqa: F401  (registers the tables and the field-history listener)
 
 ICON = '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M10 5a6 6 0 0 1 5.6 3.8A4.5 4.5 0 1 1 17.5 18H6.5a4.5 4.5 0 0 1-.9-8.9A6 6 0 0 1 10 5z"/></svg>'
 

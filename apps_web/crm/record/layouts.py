@@ -41,6 +41,8 @@ PART_LABELS = {
     "salutation": "Salutation", "first_name": "First Name", "last_name": "Last Name",
     "billing_street": "Billing Street", "billing_city": "Billing City", "billing_state": "Billing State/Province",
     "billing_postal_code": "Billing Zip/Postal Code", "billing_country": "Billing Country",
+    "shipping_street": "Shipping Street", "shipping_city": "Shipping City", "shipping_state": "Shipping State/Province",
+    "shipping_postal_code": "Shipping Zip/Postal Code", "shipping_country": "Shipping Country",
     "mailing_city": "Mailing City", "mailing_state": "Mailing State/Province", "mailing_country": "Mailing Country",
     "city": "City", "state": "State/Province", "country": "Country",
 }
@@ -86,6 +88,7 @@ ACCOUNT = Layout(
         )),
         ("Address Information", (
             F("billing_address", "Billing Address", "address", parts=("billing_street", "billing_city", "billing_state", "billing_postal_code", "billing_country")),
+            F("shipping_address", "Shipping Address", "address", parts=("shipping_street", "shipping_city", "shipping_state", "shipping_postal_code", "shipping_country")),
         )),
         ("Description Information", (F("description", "Description", "textarea"),)),
         _system(),
@@ -139,7 +142,8 @@ OPPORTUNITY = Layout(
             F("type", "Type", "select", options=pl.OPPORTUNITY_TYPES), F("stage", "Stage", "select", options=pl.STAGE_NAMES, required=True),
             F("lead_source", "Lead Source", "select", options=pl.LEAD_SOURCES), F("probability", "Probability (%)", "percent"),
             F("amount", "Amount", "money"), F("forecast_category", "Forecast Category", "select", options=FORECAST_CATEGORIES),
-            F("next_step", "Next Step"),
+            F("next_step", "Next Step"), F("loss_reason", "Loss Reason", "select", options=pl.LOSS_REASONS),
+            F("main_competitors", "Main Competitor(s)"),
         )),
         ("Description Information", (F("description", "Description", "textarea"),)),
         _system(),
