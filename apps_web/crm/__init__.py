@@ -43,6 +43,16 @@ def _fields():
             if rule.kind == "lookup":
                 info["lookup"] = rule.lookup
             table[name] = info
+    from . import picklists as pl
+
+    # Tables edited through their own pages (no generic form rules): their picklists and lookups.
+    out["crm_product"] = {"family": {"required": False, "label": "Product Family", "picklist": list(pl.PRODUCT_FAMILIES)}}
+    out["crm_quote"] = {"status": {"required": True, "label": "Status", "picklist": list(pl.QUOTE_STATUSES)},
+                        "opportunity_id": {"required": True, "label": "Opportunity Name", "lookup": "opportunity"}}
+    out["crm_approval_request"] = {"status": {"required": True, "label": "Status", "picklist": ["Pending", "Approved", "Rejected", "Recalled"]},
+                                   "approver_id": {"required": True, "label": "Assigned To", "lookup": "user"}}
+    out["crm_opportunity_line_item"] = {"opportunity_id": {"required": True, "label": "Opportunity", "lookup": "opportunity"},
+                                        "product_id": {"required": True, "label": "Product", "lookup": "product"}}
     return out
 
 
