@@ -85,6 +85,7 @@ ACCOUNT = Layout(
             F("website", "Website", "url"), F("industry", "Industry", "select", options=pl.INDUSTRIES),
             F("phone", "Phone", "phone"), F("rating", "Rating", "select", options=pl.RATINGS),
             F("annual_revenue", "Annual Revenue", "money"), F("employees", "Employees", "int"),
+            F("territory_id", "Territory", "lookup", lookup="territory", editable=False),
         )),
         ("Address Information", (
             F("billing_address", "Billing Address", "address", parts=("billing_street", "billing_city", "billing_state", "billing_postal_code", "billing_country")),

@@ -76,6 +76,13 @@ def load_refs(session: Session, layout: Layout, record: Any) -> dict[str, tuple[
         for f in fields:
             if f.kind not in ("lookup", "related") or f.name in refs:
                 continue
+            if f.lookup == "territory":  # not an object of its own: a name and its page
+                from ..models import Territory
+
+                t = session.get(Territory, record.territory_id) if record.territory_id else None
+                if t is not None:
+                    refs[f.name] = (t.name, f"/territories/{t.id}")
+                continue
             key = record.related_type if f.kind == "related" else f.lookup
             target_id = record.related_id if f.kind == "related" else getattr(record, f.name, None)
             target = session.get(OBJECTS[key].model, target_id) if target_id and key in OBJECTS else None

@@ -13,6 +13,7 @@ from .base import Built, load_users
 from .catalog import seed_catalog, seed_line_items, seed_loss_reasons, seed_quotes, seed_shipping, seed_territories
 from .pipeline import seed_leads, seed_opportunities
 from .service import case_number, seed_cases
+from .texts import enrich_texts
 
 
 def seed_crm(ctx: SeedContext) -> Built:
@@ -33,6 +34,7 @@ def seed_crm(ctx: SeedContext) -> Built:
     territories, members = seed_territories(built)
     seed_shipping(built)
     seed_loss_reasons(built)
+    enrich_texts(built, activities, notes, cases, line_items, products)
     # Foreign-key order: parents before children (ids are explicit, so no flush is needed in between).
     for batch in (territories, members, products, books, entries, accounts, contacts, opportunities, roles, leads, cases, activities,
                   notes, line_items, quotes, quote_lines, approvals):

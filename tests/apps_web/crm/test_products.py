@@ -127,3 +127,49 @@ def test_closed_lost_needs_a_loss_reason(world_page, live_host) -> None:
     expect(history.locator("tbody tr").first).to_contain_text("Closed Lost")
     assert world.one("SELECT old_value, new_value FROM crm_field_history WHERE record_id = ? AND field = 'stage' ORDER BY id DESC",
                      opp_id) == (stage, "Closed Lost")
+
+
+def api_patch(page, path: str, data: dict) -> tuple[int, str]:
+    """A JSON API call from the signed-in page (the browser resolves the app's host name)."""
+    return tuple(page.evaluate("""async ([path, data]) => { const r = await fetch(path, {method: 'PATCH',
+        headers: {'content-type': 'application/json'}, body: JSON.stringify(data)}); return [r.status, await r.text()]; }""", [path, data]))
+
+
+def test_api_saves_write_history_and_respect_the_rules(world_page, live_host) -> None:
+    """The JSON API: a case's status and priority write Case History (shown on the page); a rolled-up
+    amount and Closed Lost without a reason are refused with the forms' messages, nothing saved."""
+    world, page, _opp = world_page
+    case_id, status, priority = world.one("SELECT id, status, priority FROM crm_case WHERE status = 'New' ORDER BY id LIMIT 1")
+    me = world.one("SELECT id FROM identity_user WHERE username = (SELECT u.username FROM identity_user u JOIN crm_opportunity o ON o.owner_id = u.id WHERE o.id = ?)", _opp)[0]
+    page.goto(live_host.url("crm", "/"))
+    code, text = api_patch(page, f"/api/cases/{case_id}", {"status": "Working", "priority": "High"})
+    assert code == 200, text
+    rows = world.query("SELECT field, old_value, new_value, user_id FROM crm_field_history WHERE object_type = 'case' AND record_id = ? ORDER BY field", case_id)
+    assert rows == [("priority", priority, "High", me), ("status", status, "Working", me)]
+    page.goto(live_host.url("crm", f"/cases/{case_id}?tab=related"))
+    history = page.get_by_role("article", name=re.compile(r"^Case History"))
+    expect(history.get_by_role("heading", name="Case History (2)")).to_be_visible()
+    expect(history).to_contain_text("Working")
+
+    locked = world.one("""SELECT o.id, o.amount FROM crm_opportunity o WHERE o.stage NOT IN ('Closed Won', 'Closed Lost')
+        AND EXISTS (SELECT 1 FROM crm_opportunity_line_item l WHERE l.opportunity_id = o.id) ORDER BY o.id LIMIT 1""")
+    code, text = api_patch(page, f"/api/opportunities/{locked[0]}", {"amount": 1})
+    assert code == 422 and "Edit the products instead" in text
+    code, text = api_patch(page, f"/api/opportunities/{locked[0]}", {"stage": "Closed Lost"})
+    assert code == 422 and "Select a Loss Reason" in text
+    assert world.one("SELECT amount, stage != 'Closed Lost' FROM crm_opportunity WHERE id = ?", locked[0]) == (locked[1], 1)
+    code, text = api_patch(page, f"/api/opportunities/{locked[0]}", {"stage": "Closed Lost", "loss_reason": "Timing"})
+    assert code == 200 and world.one("SELECT stage, loss_reason FROM crm_opportunity WHERE id = ?", locked[0]) == ("Closed Lost", "Timing")
+
+
+def test_territory_pages_list_accounts_and_owners(world_page, live_host) -> None:
+    world, page, _opp = world_page
+    acct_id, name, territory = world.one("""SELECT a.id, a.name, t.name FROM crm_account a JOIN crm_territory t ON t.id = a.territory_id
+        ORDER BY a.id LIMIT 1""")
+    page.goto(live_host.url("crm", f"/accounts/{acct_id}"))
+    page.get_by_role("link", name=territory, exact=True).click()
+    expect(page.get_by_role("heading", name=territory, level=1)).to_be_visible()
+    n = world.one("SELECT count(*) FROM crm_account a JOIN crm_territory t ON t.id = a.territory_id WHERE t.name = ?", territory)[0]
+    table = page.get_by_role("table", name=f"Accounts ({n})")
+    expect(table.locator("tbody tr")).to_have_count(n)
+    expect(table).to_contain_text(name)
