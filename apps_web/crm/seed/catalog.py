@@ -12,7 +12,8 @@ import re
 from datetime import timedelta
 
 from ..models import ApprovalRequest, OpportunityLineItem, Pricebook, PricebookEntry, Product, Quote, QuoteLineItem, Territory, UserTerritory
-from ..picklists import APPROVAL_DISCOUNT_THRESHOLD, TERRITORIES
+from ..picklists import TERRITORIES
+from ..quotes import totals as quote_totals
 from . import vocab
 from .base import Built, between
 
@@ -103,11 +104,6 @@ def seed_line_items(built: Built, entries: list[PricebookEntry]) -> list[Opportu
                 created_at=opp.created_at, updated_at=opp.created_at, created_by_id=opp.owner_id,
             ))
     return lines
-
-
-def quote_totals(lines) -> tuple[float, float]:
-    subtotal = sum(li.quantity * li.unit_price for li in lines)
-    return round(subtotal, 2), round(sum(li.total_price for li in lines), 2)
 
 
 def seed_quotes(built: Built, lines: list[OpportunityLineItem]) -> tuple[list[Quote], list[QuoteLineItem], list[ApprovalRequest]]:
@@ -253,5 +249,4 @@ def seed_loss_reasons(built: Built) -> None:
             opp.main_competitors = rng.choice(COMPETITORS)
 
 
-__all__ = ["seed_catalog", "seed_line_items", "seed_quotes", "seed_territories", "seed_shipping", "seed_loss_reasons",
-           "APPROVAL_DISCOUNT_THRESHOLD", "quote_totals"]
+__all__ = ["seed_catalog", "seed_line_items", "seed_quotes", "seed_territories", "seed_shipping", "seed_loss_reasons"]
