@@ -59,6 +59,7 @@ WorldDep = Annotated[WorldHandle, Depends(get_world)]
 
 def get_session(world: WorldDep) -> Iterator[Session]:
     with Session(world.engine) as session:
+        session.info["now"] = world.clock.now  # who and when of this request's writes, for apps that record history
         yield session
 
 
@@ -81,6 +82,7 @@ def optional_user(request: Request, session: SessionDep, world: WorldDep) -> Use
     if user is None or not user.active:
         return None
     request.state.user = user
+    session.info["user_id"] = user.id
     return user
 
 

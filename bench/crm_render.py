@@ -45,6 +45,8 @@ def _pages(world) -> list[tuple[str, str]]:
             row = conn.execute(f"SELECT id FROM {table} ORDER BY id LIMIT 1 OFFSET (SELECT count(*) / 2 FROM {table})").fetchone()
             if row:
                 middle[path] = row[0]
+        opp = conn.execute("SELECT opportunity_id FROM crm_opportunity_line_item ORDER BY id LIMIT 1").fetchone()
+        quote = conn.execute("SELECT id FROM crm_quote ORDER BY id LIMIT 1").fetchone()
     finally:
         conn.close()
     pages = [("home", "/")]
@@ -54,6 +56,11 @@ def _pages(world) -> list[tuple[str, str]]:
     pages += [("board (all)", "/opportunities/board"), ("board (mine)", "/opportunities/board?scope=mine"), ("reports list", "/reports")]
     pages += [(f"report {rid}", f"/reports/{rid}") for rid in REPORTS]
     pages += [("report CSV (pipeline)", "/reports/pipeline-by-stage-and-owner.csv"), ("search", f"/search?q={query}")]
+    if opp:  # the sales process pages
+        pages += [("opportunity with products", f"/opportunities/{opp[0]}?tab=related"), ("add products", f"/opportunities/{opp[0]}/products/add"),
+                  ("edit products", f"/opportunities/{opp[0]}/products/edit")]
+    if quote:
+        pages += [("quote", f"/quotes/{quote[0]}"), ("quote PDF", f"/quotes/{quote[0]}/pdf"), ("items to approve", "/approvals")]
     return pages
 
 

@@ -34,6 +34,15 @@ def _ids(store: WorldStore) -> dict[str, object]:
     return {"opp": opp, "owner": owner, "account": account, "lead": lead}
 
 
+def _sales_ids(store: WorldStore) -> dict[str, object]:
+    """A quote that went through approval, its opportunity (with products) and their owner."""
+    with closing(sqlite3.connect(f"file:{store.template(0)}?mode=ro", uri=True)) as conn:
+        quote, opp, owner = conn.execute(
+            "select q.id, q.opportunity_id, u.username from crm_quote q join crm_approval_request a on a.quote_id = q.id "
+            "join identity_user u on u.id = q.owner_id where a.status in ('Approved', 'Rejected') order by q.id limit 1").fetchone()
+    return {"quote": quote, "opp": opp, "owner": owner}
+
+
 def _desk_ids(store: WorldStore) -> dict[str, object]:
     with closing(sqlite3.connect(f"file:{store.template(0)}?mode=ro", uri=True)) as conn:
         agent = conn.execute(
@@ -72,7 +81,19 @@ async def _shoot(env: AsyncSandboxEnv, path: str, out: Path, clicks: tuple[str, 
     print(f"{out}  ({path})")
 
 
-async def main(out_dir: Path) -> None:
+async def _run(app: str, persona: str, shots: list, out_dir: Path, store: WorldStore, only: set[str]) -> None:
+    shots = [s for s in shots if not only or s[0] in only]
+    if not shots:
+        return
+    env = AsyncSandboxEnv(free_spec(app, "/", persona=persona), runtime_options={"store": store})
+    try:
+        for name, path, clicks in shots:
+            await _shoot(env, path, out_dir / f"{name}.png", clicks)
+    finally:
+        await env.close()
+
+
+async def main(out_dir: Path, only: set[str]) -> None:
     store = WorldStore()
     ids = _ids(store)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -87,12 +108,13 @@ async def main(out_dir: Path) -> None:
         ("crm-report", "/reports/pipeline-by-stage-and-owner", ()),
         ("crm-search", "/search?q=lodestar", ()),
     ]
-    env = AsyncSandboxEnv(free_spec("crm", "/", persona=str(ids["owner"])), runtime_options={"store": store})
-    try:
-        for name, path, clicks in shots:
-            await _shoot(env, path, out_dir / f"{name}.png", clicks)
-    finally:
-        await env.close()
+    await _run("crm", str(ids["owner"]), shots, out_dir, store, only)
+    sales = _sales_ids(store)
+    sales_shots = [
+        ("crm-opportunity-products", f"/opportunities/{sales['opp']}?tab=related", ()),
+        ("crm-quote", f"/quotes/{sales['quote']}", ()),
+    ]
+    await _run("crm", str(sales["owner"]), sales_shots, out_dir, store, only)
     desk = _desk_ids(store)
     desk_shots = [
         ("desk-home", "/", ("All",)),
@@ -101,15 +123,12 @@ async def main(out_dir: Path) -> None:
         ("desk-kb-article", "/kb_view.do?sysparm_article=KB0010001", ()),
         ("desk-catalog-item", "/sc_cat_item.do?sys_id=1", ()),
     ] + DESK_ITSM_SHOTS(desk)
-    env = AsyncSandboxEnv(free_spec("desk", "/", persona=str(desk["agent"])), runtime_options={"store": store})
-    try:
-        for name, path, clicks in desk_shots:
-            await _shoot(env, path, out_dir / f"{name}.png", clicks)
-    finally:
-        await env.close()
+    await _run("desk", str(desk["agent"]), desk_shots, out_dir, store, only)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/img"))
-    asyncio.run(main(parser.parse_args().out))
+    parser.add_argument("--only", nargs="*", default=[], help="names of the images to capture (default: all)")
+    args = parser.parse_args()
+    asyncio.run(main(args.out, set(args.only)))

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from ..registry import AppSpec
-from . import models  # noqa: F401  (registers the tables)
+from . import history, models  # noqa: F401  (registers the tables and the field-history listener)
 
 ICON = '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M10 5a6 6 0 0 1 5.6 3.8A4.5 4.5 0 1 1 17.5 18H6.5a4.5 4.5 0 0 1-.9-8.9A6 6 0 0 1 10 5z"/></svg>'
 
@@ -43,6 +43,16 @@ def _fields():
             if rule.kind == "lookup":
                 info["lookup"] = rule.lookup
             table[name] = info
+    from . import picklists as pl
+
+    # Tables edited through their own pages (no generic form rules): their picklists and lookups.
+    out["crm_product"] = {"family": {"required": False, "label": "Product Family", "picklist": list(pl.PRODUCT_FAMILIES)}}
+    out["crm_quote"] = {"status": {"required": True, "label": "Status", "picklist": list(pl.QUOTE_STATUSES)},
+                        "opportunity_id": {"required": True, "label": "Opportunity Name", "lookup": "opportunity"}}
+    out["crm_approval_request"] = {"status": {"required": True, "label": "Status", "picklist": ["Pending", "Approved", "Rejected", "Recalled"]},
+                                   "approver_id": {"required": True, "label": "Assigned To", "lookup": "user"}}
+    out["crm_opportunity_line_item"] = {"opportunity_id": {"required": True, "label": "Opportunity", "lookup": "opportunity"},
+                                        "product_id": {"required": True, "label": "Product", "lookup": "product"}}
     return out
 
 
@@ -57,7 +67,7 @@ APP = AppSpec(
     color="#0176d3",
     order=10,
     templates_setup=_templates_setup,
-    volatile=("crm_recent_view", "*.updated_at"),
+    volatile=("crm_recent_view", "crm_field_history", "*.updated_at"),
     fields=_fields,
     default_role="sales_rep",
 )

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from sqlalchemy import delete, or_, select, update
 from sqlmodel import Session
 
-from .models import Account, Activity, Case, Contact, Lead, Note, Opportunity, OpportunityContactRole, RecentView
+from .models import (Account, Activity, ApprovalRequest, Case, Contact, FieldHistory, Lead, Note, Opportunity, OpportunityContactRole,
+                     OpportunityLineItem, Quote, QuoteLineItem, RecentView)
 
 MODELS: dict[str, type] = {
     "account": Account, "contact": Contact, "lead": Lead, "opportunity": Opportunity, "case": Case, "activity": Activity, "note": Note,
@@ -87,6 +88,17 @@ def delete_record(session: Session, object_key: str, record_id: int) -> dict[str
         session.execute(update(Lead).where(Lead.converted_contact_id.in_(gone_contacts)).values(converted_contact_id=None))
     if gone_opps:
         session.execute(update(Lead).where(Lead.converted_opportunity_id.in_(gone_opps)).values(converted_opportunity_id=None))
+        # A deal's products and quotes (with their lines and approval steps) go with it, as in Salesforce.
+        quotes = select(Quote.id).where(Quote.opportunity_id.in_(gone_opps))
+        session.execute(delete(ApprovalRequest).where(ApprovalRequest.quote_id.in_(quotes)))
+        session.execute(delete(QuoteLineItem).where(QuoteLineItem.quote_id.in_(quotes)))
+        session.execute(delete(Quote).where(Quote.opportunity_id.in_(gone_opps)))
+        session.execute(delete(OpportunityLineItem).where(OpportunityLineItem.opportunity_id.in_(gone_opps)))
+        session.execute(delete(FieldHistory).where(FieldHistory.object_type == "opportunity", FieldHistory.record_id.in_(gone_opps)))
+    if gone_accounts:  # quotes of the account's deals went above; none other points at it
+        session.execute(update(Quote).where(Quote.account_id.in_(gone_accounts)).values(account_id=None))
+    if ids["case"]:
+        session.execute(delete(FieldHistory).where(FieldHistory.object_type == "case", FieldHistory.record_id.in_(ids["case"])))
     # 2. Children before parents.
     if plan.contact_roles:
         session.execute(delete(OpportunityContactRole).where(OpportunityContactRole.id.in_(plan.contact_roles)))

@@ -96,6 +96,8 @@ LAYOUTS: dict[str, tuple[Section, ...]] = {
             F("account_id", "Account Name", "lookup", lookup="account"), F("stage", "Stage", "picklist", options=P.STAGE_NAMES, required=True),
             F("type", "Type", "picklist", options=P.OPPORTUNITY_TYPES), F("probability", "Probability (%)", "percent", help="Defaults to the stage's probability."),
             F("lead_source", "Lead Source", "picklist", options=P.LEAD_SOURCES), F("next_step", "Next Step"),
+            F("loss_reason", "Loss Reason", "picklist", options=P.LOSS_REASONS, help="Required when the stage is Closed Lost."),
+            F("main_competitors", "Main Competitor(s)"),
         )),
         ("Description Information", (F("description", "Description", "textarea", full=True),)),
     ),

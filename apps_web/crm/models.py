@@ -37,9 +37,15 @@ class AccountBase(SQLModel):
     billing_state: str | None = Field(default=None, max_length=80)
     billing_postal_code: str | None = Field(default=None, max_length=20)
     billing_country: str | None = Field(default=None, max_length=80)
+    shipping_street: str | None = Field(default=None, max_length=255)
+    shipping_city: str | None = Field(default=None, max_length=80)
+    shipping_state: str | None = Field(default=None, max_length=80)
+    shipping_postal_code: str | None = Field(default=None, max_length=20)
+    shipping_country: str | None = Field(default=None, max_length=80)
     description: str | None = None
     owner_id: int | None = Field(default=None, foreign_key=USER_FK, index=True)
     parent_id: int | None = Field(default=None, foreign_key="crm_account.id")
+    territory_id: int | None = Field(default=None, foreign_key="crm_territory.id", index=True)
 
 
 class Account(AccountBase, Timestamps, table=True):
@@ -125,11 +131,14 @@ class OpportunityBase(SQLModel):
     forecast_category: str | None = Field(default=None, max_length=20)
     description: str | None = None
     owner_id: int | None = Field(default=None, foreign_key=USER_FK, index=True)
+    loss_reason: str | None = Field(default=None, max_length=40)  # required when Closed Lost
+    main_competitors: str | None = Field(default=None, max_length=255)
 
 
 class Opportunity(OpportunityBase, Timestamps, table=True):
     __tablename__ = "crm_opportunity"
     id: int | None = Field(default=None, primary_key=True)
+    pricebook_id: int | None = Field(default=None, foreign_key="crm_pricebook.id")  # set by the first product added
 
 
 class OpportunityContactRole(SQLModel, table=True):
@@ -219,3 +228,121 @@ TABLES = {
     "activity": Activity,
     "note": Note,
 }
+
+
+# -- Products and price books ---------------------------------------------------------------------------
+class Product(SQLModel, table=True):
+    __tablename__ = "crm_product"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True, max_length=255)
+    product_code: str | None = Field(default=None, max_length=40)
+    family: str | None = Field(default=None, max_length=40)
+    is_active: bool = True
+    quantity_unit: str | None = Field(default=None, max_length=20)  # seats, units, days...
+    description: str | None = None
+
+
+class Pricebook(SQLModel, table=True):
+    __tablename__ = "crm_pricebook"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=255)
+    is_standard: bool = False
+    is_active: bool = True
+    description: str | None = None
+
+
+class PricebookEntry(SQLModel, table=True):
+    __tablename__ = "crm_pricebook_entry"
+    id: int | None = Field(default=None, primary_key=True)
+    pricebook_id: int = Field(foreign_key="crm_pricebook.id", index=True)
+    product_id: int = Field(foreign_key="crm_product.id", index=True)
+    unit_price: float  # the list price
+    is_active: bool = True
+
+
+class LineItemBase(SQLModel):
+    product_id: int = Field(foreign_key="crm_product.id")
+    quantity: float
+    list_price: float | None = None
+    unit_price: float  # the sales price
+    discount: float | None = None  # percent
+    total_price: float  # quantity x sales price less the discount
+    description: str | None = Field(default=None, max_length=255)
+    sort_order: int = 0
+
+
+class OpportunityLineItem(LineItemBase, Timestamps, table=True):
+    """An opportunity product; the opportunity's amount is the sum of its lines' total prices."""
+
+    __tablename__ = "crm_opportunity_line_item"
+    id: int | None = Field(default=None, primary_key=True)
+    opportunity_id: int = Field(foreign_key="crm_opportunity.id", index=True)
+    pricebook_entry_id: int | None = Field(default=None, foreign_key="crm_pricebook_entry.id")
+
+
+# -- Quotes and their approval -----------------------------------------------------------------------------
+class Quote(Timestamps, table=True):
+    __tablename__ = "crm_quote"
+    id: int | None = Field(default=None, primary_key=True)
+    quote_number: str = Field(index=True, unique=True, max_length=12)  # "00000123"
+    name: str = Field(max_length=255)
+    opportunity_id: int = Field(foreign_key="crm_opportunity.id", index=True)
+    account_id: int | None = Field(default=None, foreign_key="crm_account.id")
+    pricebook_id: int | None = Field(default=None, foreign_key="crm_pricebook.id")
+    status: str = Field(default="Draft", max_length=20, index=True)
+    expiration_date: date | None = None
+    subtotal: float = 0.0  # list of sales prices before discounts
+    total_price: float = 0.0
+    description: str | None = None
+    owner_id: int | None = Field(default=None, foreign_key=USER_FK, index=True)
+
+
+class QuoteLineItem(LineItemBase, table=True):
+    __tablename__ = "crm_quote_line_item"
+    id: int | None = Field(default=None, primary_key=True)
+    quote_id: int = Field(foreign_key="crm_quote.id", index=True)
+
+
+class ApprovalRequest(SQLModel, table=True):
+    """One step of a quote's approval process: who asked, who must decide, and what they decided."""
+
+    __tablename__ = "crm_approval_request"
+    id: int | None = Field(default=None, primary_key=True)
+    quote_id: int = Field(foreign_key="crm_quote.id", index=True)
+    status: str = Field(default="Pending", max_length=20, index=True)  # Pending Approved Rejected Recalled
+    submitter_id: int = Field(foreign_key=USER_FK)
+    approver_id: int = Field(foreign_key=USER_FK, index=True)
+    submitted_at: NaiveDatetime
+    submit_comments: str | None = None
+    decided_at: NaiveDatetime | None = None
+    comments: str | None = None  # the approver's
+
+
+# -- Territories ---------------------------------------------------------------------------------------------
+class Territory(SQLModel, table=True):
+    __tablename__ = "crm_territory"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=80, unique=True)  # AMER-East, EMEA...
+    description: str | None = None
+
+
+class UserTerritory(SQLModel, table=True):
+    """A user's assignment to a territory (a user may cover several)."""
+
+    __tablename__ = "crm_user_territory"
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key=USER_FK, index=True)
+    territory_id: int = Field(foreign_key="crm_territory.id", index=True)
+
+
+# -- Field history (bookkeeping written on every save: verifiers' change sets ignore it) ----------------------
+class FieldHistory(SQLModel, table=True):
+    __tablename__ = "crm_field_history"
+    id: int | None = Field(default=None, primary_key=True)
+    object_type: str = Field(max_length=20)
+    record_id: int = Field(index=True)
+    field: str = Field(max_length=40)
+    old_value: str | None = None
+    new_value: str | None = None
+    user_id: int | None = Field(default=None, foreign_key=USER_FK)
+    changed_at: NaiveDatetime

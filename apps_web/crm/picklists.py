@@ -53,3 +53,11 @@ CALL_RESULTS = ["Connected", "Left Voicemail", "No Answer", "Wrong Number", "Sch
 RELATED_TYPES = ["account", "contact", "lead", "opportunity", "case"]
 
 COUNTRIES = ["United States", "Canada", "United Kingdom", "Germany", "France", "Australia", "Japan", "Brazil", "India", "Netherlands"]
+
+# Products, quotes and the sales process's extra fields.
+PRODUCT_FAMILIES = ["Software", "Hardware", "Services", "Support"]
+QUOTE_STATUSES = ["Draft", "Needs Review", "In Review", "Approved", "Rejected", "Presented", "Accepted", "Denied"]
+LOSS_REASONS = ["Price", "Lost to Competitor", "No Budget / Lost Funding", "No Decision / Non-Responsive", "Product Fit", "Timing", "Other"]
+TERRITORIES = ["AMER-East", "AMER-West", "LATAM", "EMEA", "APAC"]
+# A quote line discount above this percent needs the owner's manager's approval before the quote is presented.
+APPROVAL_DISCOUNT_THRESHOLD = 20.0

@@ -19,13 +19,14 @@ from sqlmodel import Session
 
 from ..identity.models import User
 from . import picklists as P
-from .models import Account, Activity, Case, Contact, Lead, Note, Opportunity
+from .models import Account, Activity, Case, Contact, Lead, Note, Opportunity, Territory
 
 REQUIRED = "Complete this field."
+LOSS_REASON_REQUIRED = "Select a Loss Reason before you mark this opportunity Closed Lost."
 EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
 FORECAST_CATEGORIES = ["Pipeline", "Best Case", "Commit", "Closed", "Omitted"]
 LOOKUP_MODELS: dict[str, type] = {
-    "account": Account, "contact": Contact, "lead": Lead, "opportunity": Opportunity, "case": Case, "user": User,
+    "account": Account, "contact": Contact, "lead": Lead, "opportunity": Opportunity, "case": Case, "user": User, "territory": Territory,
 }
 MODELS: dict[str, type] = {
     "account": Account, "contact": Contact, "lead": Lead, "opportunity": Opportunity, "case": Case, "activity": Activity, "note": Note,
@@ -56,7 +57,9 @@ RULES: dict[str, dict[str, Rule]] = {
         "industry": _r("picklist", choices=P.INDUSTRIES), "rating": _r("picklist", choices=P.RATINGS),
         "annual_revenue": _r("float", min=0), "employees": _r("int", min=0), "phone": _r(), "website": _r(),
         "billing_street": _r(), "billing_city": _r(), "billing_state": _r(), "billing_postal_code": _r(),
-        "billing_country": _r(), "description": _r(), "owner_id": OWNER, "parent_id": _r("lookup", lookup="account"),
+        "billing_country": _r(), "shipping_street": _r(), "shipping_city": _r(), "shipping_state": _r(), "shipping_postal_code": _r(),
+        "shipping_country": _r(), "description": _r(), "owner_id": OWNER, "parent_id": _r("lookup", lookup="account"),
+        "territory_id": _r("lookup", lookup="territory"),
     },
     "contact": {
         "salutation": _r("picklist", choices=P.SALUTATIONS), "first_name": _r(), "last_name": _r(required=True),
@@ -79,6 +82,7 @@ RULES: dict[str, dict[str, Rule]] = {
         "close_date": _r("date", required=True), "type": _r("picklist", choices=P.OPPORTUNITY_TYPES),
         "lead_source": _r("picklist", choices=P.LEAD_SOURCES), "next_step": _r(),
         "forecast_category": _r("picklist", choices=FORECAST_CATEGORIES), "description": _r(), "owner_id": OWNER,
+        "loss_reason": _r("picklist", choices=P.LOSS_REASONS), "main_competitors": _r(),
     },
     "case": {
         "subject": _r(required=True), "status": _r("picklist", choices=P.CASE_STATUSES, required=True),
@@ -313,7 +317,14 @@ def _lead_checks(merged, cleaned, errors, session, record_id, current) -> None:
 
 
 def _opportunity_checks(merged, cleaned, errors, session, record_id, current) -> None:
-    return None  # field rules cover it: the probability default comes from ``derive``
+    # The probability default comes from ``derive``; these are the org's rules beyond the field rules.
+    if record_id and "amount" in cleaned and cleaned["amount"] != current.get("amount"):
+        from .products import AMOUNT_LOCKED, line_count
+
+        if line_count(session, record_id):
+            errors["amount"] = AMOUNT_LOCKED
+    if merged.get("stage") == "Closed Lost" and not merged.get("loss_reason") and ("stage" in cleaned or "loss_reason" in cleaned):
+        errors["loss_reason"] = LOSS_REASON_REQUIRED
 
 
 def _related_checks(merged, cleaned, errors, session, record_id, current) -> None:

@@ -76,6 +76,13 @@ def load_refs(session: Session, layout: Layout, record: Any) -> dict[str, tuple[
         for f in fields:
             if f.kind not in ("lookup", "related") or f.name in refs:
                 continue
+            if f.lookup == "territory":  # not an object of its own: a name and its page
+                from ..models import Territory
+
+                t = session.get(Territory, record.territory_id) if record.territory_id else None
+                if t is not None:
+                    refs[f.name] = (t.name, f"/territories/{t.id}")
+                continue
             key = record.related_type if f.kind == "related" else f.lookup
             target_id = record.related_id if f.kind == "related" else getattr(record, f.name, None)
             target = session.get(OBJECTS[key].model, target_id) if target_id and key in OBJECTS else None
@@ -231,11 +238,27 @@ def edit_context(users: dict[int, User], clock: WorldClock) -> dict[str, Any]:
     }
 
 
+def products_layout(session: Session, layout: Layout, record: Any) -> Layout:
+    """An opportunity with products shows its amount read-only (it is their sum), as Salesforce does."""
+    from dataclasses import replace
+
+    from ..products import line_count
+
+    if not line_count(session, record.id):
+        return layout
+    lock = {"amount"}
+    def fix(fields):
+        return tuple(replace(f, editable=False) if f.name in lock else f for f in fields)
+    return replace(layout, highlights=fix(layout.highlights), sections=tuple((t, fix(fs)) for t, fs in layout.sections))
+
+
 def build_page(session: Session, object_key: str, record: Any, clock: WorldClock, *, tab: str = "details",
                users: dict[int, User] | None = None) -> dict:
     from ..common import users_by_id
 
     layout = LAYOUTS[object_key]
+    if object_key == "opportunity" and record.pricebook_id:
+        layout = products_layout(session, layout, record)
     users = users if users is not None else users_by_id(session)
     refs = load_refs(session, layout, record)
     highlights = [display_row(f, record, refs, users) for f in layout.highlights]

@@ -37,6 +37,7 @@ class RelatedList:
     new: dict[str, Any] | None = None  # {"label", "dialog"} or {"label", "object", "prefill"}
     row_actions: list[dict[str, Any]] = field(default_factory=list)  # per row: {"label", "action"} or None
     tiles: list[dict[str, Any]] | None = None  # notes show as tiles (title, meta, whole body), not a table
+    links: list[dict[str, str]] = field(default_factory=list)  # header buttons that open a page: {"label", "href"}
 
     @property
     def icon(self) -> str:
@@ -153,6 +154,42 @@ def _contact_roles(session, users, opp: Opportunity, limit) -> RelatedList:
                        row_actions=actions)
 
 
+def _products(session, users, opp: Opportunity, limit) -> RelatedList:
+    from ..products import line_items
+
+    pairs = line_items(session, opp.id)
+    shown = pairs[:limit] if limit else pairs
+    rows = [[Cell(p.name), Cell(f"{li.quantity:,g}"), Cell(money(li.unit_price, 2)), Cell(f"{li.discount:g}%" if li.discount else ""),
+             Cell(money(li.total_price, 2))] for li, p in shown]
+    actions = [{"label": f"Delete {p.name}", "action": f"/opportunities/{opp.id}/products/{li.id}/delete"} for li, p in shown]
+    links = [{"label": "Add Products", "href": f"/opportunities/{opp.id}/products/add"}]
+    if pairs:
+        links.append({"label": "Edit Products", "href": f"/opportunities/{opp.id}/products/edit"})
+    return RelatedList("products", "Products", "opportunity", ["Product", "Quantity", "Sales Price", "Discount", "Total Price"], rows,
+                       len(pairs), row_actions=actions, links=links)
+
+
+def _history(session, users, object_key: str, record_id: int, limit) -> RelatedList:
+    from ..history import display, history_rows, label
+
+    rows_, total = history_rows(session, object_key, record_id, limit)
+    rows = [[Cell(fmt_datetime(h.changed_at)), Cell(label(object_key, h.field)), Cell(_owner(users, h.user_id)),
+             Cell(display(h.field, h.old_value, users)), Cell(display(h.field, h.new_value, users))] for h in rows_]
+    title = "Opportunity History" if object_key == "opportunity" else "Case History"
+    return RelatedList("history", title, object_key, ["Date", "Field", "User", "Original Value", "New Value"], rows, total)
+
+
+def _quotes(session, users, opp: Opportunity, limit) -> RelatedList:
+    from ..models import Quote
+
+    where = Quote.opportunity_id == opp.id
+    q = select(Quote).where(where).order_by(Quote.created_at.desc(), Quote.id.desc())
+    rows = [[Cell(x.name, f"/quotes/{x.id}"), Cell(x.quote_number), Cell(x.status), Cell(fmt_date(x.expiration_date)), Cell(money(x.total_price, 2))]
+            for x in _page(session, q, limit)]
+    return RelatedList("quotes", "Quotes", "opportunity", ["Quote Name", "Quote Number", "Status", "Expiration Date", "Total Price"], rows,
+                       _count(session, Quote, where), links=[{"label": "New Quote", "href": f"/opportunities/{opp.id}/quotes/new"}])
+
+
 def _contact_opportunities(session, users, contact: Contact, limit) -> RelatedList:
     where = OpportunityContactRole.contact_id == contact.id
     q = (select(Opportunity, OpportunityContactRole).join(OpportunityContactRole, OpportunityContactRole.opportunity_id == Opportunity.id)
@@ -192,9 +229,13 @@ def _simple_lists(object_key: str) -> Callable[[Any], dict[str, Loader]]:
     def lists(record) -> dict[str, Loader]:
         out: dict[str, Loader] = {}
         if object_key == "opportunity":
+            out["products"] = lambda s, u, r, n: _products(s, u, r, n)
+            out["quotes"] = lambda s, u, r, n: _quotes(s, u, r, n)
             out["contact-roles"] = lambda s, u, r, n: _contact_roles(s, u, r, n)
         out["activities"] = lambda s, u, r, n: _activities(s, u, activity_scope(object_key, r.id), n)
         out["notes"] = lambda s, u, r, n: _notes(s, u, object_key, r.id, n)
+        if object_key in ("opportunity", "case"):
+            out["history"] = lambda s, u, r, n: _history(s, u, object_key, r.id, n)
         return out
 
     return lists

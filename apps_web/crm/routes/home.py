@@ -8,6 +8,7 @@ from sqlmodel import select
 
 from ...deps import ClockDep, CurrentUser, SessionDep
 from ...ui import redirect, render
+from ..quotes import items_to_approve
 from ..charts import Bar, money_chart
 from ..common import get_or_404, recent_records, stamp
 from ..models import Account, Activity, Case, Contact, Lead, Opportunity
@@ -106,6 +107,7 @@ def home(request: Request, session: SessionDep, user: CurrentUser, clock: ClockD
                  "won_count": won_count, "won_total": float(won_total), "open_count": open_count, "open_total": float(open_total)},
         recent=recent,
         objects=OBJECTS,
+        approvals=items_to_approve(session, user, limit=5),
     )
 
 

@@ -163,6 +163,17 @@ def _path(object_key: str):
             if value == pl.LEAD_CONVERTED:  # converting is a workflow of its own
                 return redirect(request, f"/leads/{record_id}/convert")
         cleaned: dict[str, Any] = {field: value}
+        if object_key == "opportunity" and value == "Closed Lost" and record.stage != "Closed Lost":
+            from ..validation import LOSS_REASON_REQUIRED
+
+            reason, competitors = str(form.get("loss_reason", "")), str(form.get("main_competitors", "")).strip()
+            if reason not in pl.LOSS_REASONS:
+                return render_record(request, session, user, clock, object_key, record, status_code=422, open_dialog="close-opportunity-dialog",
+                                     close_values={"value": value, "loss_reason": reason, "main_competitors": competitors},
+                                     close_errors={"loss_reason": LOSS_REASON_REQUIRED})
+            cleaned["loss_reason"] = reason
+            if competitors:
+                cleaned["main_competitors"] = competitors[:255]
         if object_key == "case" and value == "Closed" and form.get("reason"):
             reason = str(form.get("reason"))
             if reason in pl.CASE_REASONS:

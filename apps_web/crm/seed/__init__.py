@@ -10,8 +10,10 @@ from ...world.seeding import SeedContext
 from .accounts import seed_accounts, seed_contacts
 from .activities import seed_activities, seed_notes
 from .base import Built, load_users
+from .catalog import seed_catalog, seed_line_items, seed_loss_reasons, seed_quotes, seed_shipping, seed_territories
 from .pipeline import seed_leads, seed_opportunities
 from .service import case_number, seed_cases
+from .texts import enrich_texts
 
 
 def seed_crm(ctx: SeedContext) -> Built:
@@ -25,8 +27,17 @@ def seed_crm(ctx: SeedContext) -> Built:
     cases = seed_cases(built)
     activities = seed_activities(built)
     notes = seed_notes(built)
+    # The sales process around the deals: new namespaces, new rows and new columns only.
+    products, books, entries = seed_catalog(built)
+    line_items = seed_line_items(built, entries)
+    quotes, quote_lines, approvals = seed_quotes(built, line_items)
+    territories, members = seed_territories(built)
+    seed_shipping(built)
+    seed_loss_reasons(built)
+    enrich_texts(built, activities, notes, cases, line_items, products)
     # Foreign-key order: parents before children (ids are explicit, so no flush is needed in between).
-    for batch in (accounts, contacts, opportunities, roles, leads, cases, activities, notes):
+    for batch in (territories, members, products, books, entries, accounts, contacts, opportunities, roles, leads, cases, activities,
+                  notes, line_items, quotes, quote_lines, approvals):
         ctx.session.add_all(batch)
         ctx.session.flush()
     return built
