@@ -28,7 +28,7 @@ def _field_schema(rule: Rule) -> dict[str, Any]:
     elif rule.kind == "datetime":
         schema["format"] = "date-time"
     elif rule.kind == "lookup":
-        target = "user" if rule.lookup == "user" else OBJECTS[rule.lookup].label.lower()
+        target = OBJECTS[rule.lookup].label.lower() if rule.lookup in OBJECTS else str(rule.lookup).replace("_", " ")
         schema["description"] = f"id of {'an' if target[0] in 'aeiou' else 'a'} {target}"
     if rule.min is not None:
         schema["minimum"] = rule.min
