@@ -194,8 +194,8 @@ class Host:
 
 def _api_page_refused(headers: dict[str, str], path: str) -> bool:
     """An episode without tools navigating the browser to an API address."""
-    if not path.startswith(API_PREFIX) or headers.get("sec-fetch-mode") != "navigate":
-        return False
+    if not path.startswith(API_PREFIX) or path.startswith(DOCS_PATH) or headers.get("sec-fetch-mode") != "navigate":
+        return False  # (the API docs have their own refusal page in episodes)
     interfaces = {i.strip() for i in headers.get(INTERFACES_HEADER, "gui").split(",")}
     return "tools" not in interfaces
 

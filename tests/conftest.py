@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -12,7 +13,15 @@ from pathlib import Path
 import pytest
 import uvicorn
 
-from apps_web import registry
+# tests/ has no __init__.py, so pytest puts tests/ on sys.path and tests/tasks/ would shadow the real
+# `tasks` package as a namespace package under a plain `pytest` run; put the project root first.
+_ROOT = Path(__file__).resolve().parent.parent
+if sys.path[:1] != [str(_ROOT)]:
+    sys.path.insert(0, str(_ROOT))
+if getattr(sys.modules.get("tasks"), "__file__", "") is None:
+    del sys.modules["tasks"]
+
+from apps_web import registry as app_registry
 from apps_web.host import Host, create_host
 from apps_web.identity import WORLD_COOKIE, browser_cookies
 from apps_web.world import World, WorldStore
@@ -27,6 +36,14 @@ SECRET = "test-secret"
 @pytest.fixture(scope="session")
 def store(tmp_path_factory: pytest.TempPathFactory) -> WorldStore:
     return WorldStore(tmp_path_factory.mktemp("sandbox-home"), templates_dir=TEMPLATES)
+
+
+@pytest.fixture(scope="session")
+def registry(store: WorldStore):  # noqa: ANN201
+    """The shipped task templates, bound to the session's world store."""
+    from tasks.registry import TaskRegistry
+
+    return TaskRegistry(store=store)
 
 
 def free_port() -> int:
@@ -82,7 +99,7 @@ def start_host(app: Host, store: WorldStore) -> tuple[LiveHost, uvicorn.Server, 
 
 @pytest.fixture(scope="session")
 def live_host(store: WorldStore):
-    host, server, thread = start_host(create_host(store, secret=SECRET, apps=registry.discover()), store)
+    host, server, thread = start_host(create_host(store, secret=SECRET, apps=app_registry.discover()), store)
     yield host
     server.should_exit = True
     thread.join(timeout=5)

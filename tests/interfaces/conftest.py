@@ -2,24 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-if sys.path[:1] != [str(ROOT)]:
-    sys.path.insert(0, str(ROOT))
-if getattr(sys.modules.get("tasks"), "__file__", "") is None:
-    del sys.modules["tasks"]
-
-from apps_web.host import create_host  # noqa: E402
-from tasks.registry import TaskRegistry  # noqa: E402
-
-
-@pytest.fixture(scope="session")
-def registry(store) -> TaskRegistry:  # noqa: ANN001 - the session's WorldStore (tests/conftest.py)
-    return TaskRegistry(store=store)
+from apps_web.host import create_host
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,6 @@ isolated episodes, a task solved and graded) and over stdio (as Claude Desktop s
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 import threading
@@ -18,6 +17,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 from sandbox.mcp_serve import make_server
+from sandbox.loop import background_loop
 
 TASK = "crm.opportunity-close-won"
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,7 +44,7 @@ def mcp_url(store):  # noqa: ANN001, ANN201
     yield f"http://127.0.0.1:{port}/mcp"
     web.should_exit = True
     thread.join(10)
-    asyncio.run(episodes.close())
+    background_loop().run(episodes.close())
 
 
 def test_two_clients_work_in_their_own_worlds_and_the_verifier_grades_tool_work(mcp_url, registry) -> None:  # noqa: ANN001
@@ -71,7 +71,7 @@ def test_two_clients_work_in_their_own_worlds_and_the_verifier_grades_tool_work(
             verdict_b = (await b.call_tool("task_verdict", {})).structured_content
             return seen_by_b.structured_content, verdict_a, verdict_b
 
-    seen_by_b, verdict_a, verdict_b = asyncio.run(go())
+    seen_by_b, verdict_a, verdict_b = background_loop().run(go())
     assert seen_by_b["stage"] != "Closed Won"  # b's world never saw a's change
     assert verdict_a["passed"] and verdict_a["score"] == 1, verdict_a["reason"]
     assert not verdict_b["passed"] and verdict_b["score"] == 0
@@ -93,7 +93,7 @@ def test_stdio_server_as_a_desktop_client_starts_it(tmp_path) -> None:  # noqa: 
             answered = await client.call_tool("submit_answer", {"text": ""})
             return tools.tools, listed, answered
 
-    tools, listed, answered = asyncio.run(go())
+    tools, listed, answered = background_loop().run(go())
     assert tools and all(t.name.startswith("crm_") or t.name in ("submit_answer", "report_infeasible") for t in tools)
     assert not listed.is_error and len(listed.structured_content["items"]) == 3
     assert answered.is_error and "non-empty text" in answered.content[0].text

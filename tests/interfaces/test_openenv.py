@@ -20,6 +20,7 @@ from sandbox.env_server.app import create_app
 from sandbox.env_server.client import SandboxEnvClient
 from sandbox.env_server.environment import NO_EPISODE
 from sandbox.env_server.models import SandboxAction
+from sandbox.loop import background_loop
 
 pytestmark = pytest.mark.browser
 TASK = "crm.opportunity-close-won"
@@ -109,7 +110,7 @@ def test_typed_observations_clear_errors_and_sessions_that_go_on(server, registr
             end = await env.step({"action": "answer", "text": "Looked."})
             assert end.done and end.reward == 0.0 and end.observation.verdict is None  # free-form: no verifier
 
-    asyncio.run(go())
+    background_loop().run(go())
     # OpenEnv's plain HTTP routes: health, schema, metadata, and a stateless step that says what to do.
     with httpx.Client(base_url=server, timeout=TIMEOUT) as http:
         assert http.get("/health").json()["status"] == "healthy"
@@ -141,7 +142,7 @@ def test_eight_concurrent_sessions_each_work_in_their_own_world(server, registry
         barrier = asyncio.Barrier(8)
         return await asyncio.gather(*(session(i, barrier) for i in range(8)))
 
-    results = asyncio.run(go())
+    results = background_loop().run(go())
     for i, (seen, verdict, reward) in enumerate(results):
         if i % 2 == 0:  # closed its own deal, and sees no other session's next step
             assert seen["stage"] == "Closed Won" and "session" not in (seen["next_step"] or ""), (i, seen)

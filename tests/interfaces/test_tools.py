@@ -3,17 +3,17 @@ with the apps' own validation; and a task solved by tool calls alone passes its 
 
 from __future__ import annotations
 
-import asyncio
 from contextlib import closing
 
 import pytest
 
 from apps_web.tools import host_tools
 from sandbox.tool_episode import ToolEpisode
+from sandbox.loop import background_loop
 
 
 def run(coro):  # noqa: ANN001, ANN201
-    return asyncio.run(coro)
+    return background_loop().run(coro)  # the sandbox's loop: pytest-asyncio's may be running in this thread
 
 
 def test_every_app_gets_named_typed_tools(host) -> None:  # noqa: ANN001
