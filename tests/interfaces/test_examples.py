@@ -20,13 +20,13 @@ def _env(tmp_path: Path) -> dict[str, str]:
     return {**os.environ, "SANDBOX_HOME": str(home), "PYTHONPATH": str(ROOT), "PATH": path}
 
 
-def test_the_mcp_example_solves_its_task(tmp_path) -> None:  # noqa: ANN001
+def test_the_mcp_example_solves_its_task(tmp_path, store) -> None:  # noqa: ANN001 - store: the templates folder exists
     done = subprocess.run([sys.executable, "docs/examples/mcp_solve.py"], cwd=ROOT, env=_env(tmp_path), capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "verdict: passed 1.0" in done.stdout and "stage: Closed Won probability: 100" in done.stdout, done.stdout
 
 
-def test_the_shell_example_solves_its_task(tmp_path) -> None:  # noqa: ANN001
+def test_the_shell_example_solves_its_task(tmp_path, store) -> None:  # noqa: ANN001 - store: the templates folder exists
     done = subprocess.run(["bash", "docs/examples/shell_agent.sh"], cwd=ROOT, env=_env(tmp_path), capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert done.stdout.rstrip().endswith("PASSED score 1.00: all 3 checks passed"), done.stdout

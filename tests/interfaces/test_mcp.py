@@ -77,7 +77,7 @@ def test_two_clients_work_in_their_own_worlds_and_the_verifier_grades_tool_work(
     assert not verdict_b["passed"] and verdict_b["score"] == 0
 
 
-def test_stdio_server_as_a_desktop_client_starts_it(tmp_path) -> None:  # noqa: ANN001
+def test_stdio_server_as_a_desktop_client_starts_it(tmp_path, store) -> None:  # noqa: ANN001 - store: the templates folder exists
     from tests.conftest import TEMPLATES
 
     home = tmp_path / "home"
