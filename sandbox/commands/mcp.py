@@ -24,7 +24,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Serve the apps' tools over MCP: each client works in its own forked world as the task's persona.
 
-        Claude Desktop and other MCP clients start it over stdio: `sandbox mcp --task crm.opportunity-close-won`."""
+        Claude Desktop and other MCP clients start it over stdio: `sandbox mcp --task APP.TASK` (ids from `sandbox tasks`)."""
         from ..mcp_serve import serve_mcp
 
         if world is not None and persona is None:

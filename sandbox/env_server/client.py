@@ -5,7 +5,7 @@
     from sandbox.env_server.client import SandboxEnvClient
 
     async with SandboxEnvClient(base_url="http://localhost:8000") as env:
-        result = await env.reset(task_id="crm.opportunity-close-won", seed=0)
+        result = await env.reset(task_id="<app>.<task>", seed=0)  # any id of `sandbox tasks`
         result = await env.step({"action": "left_click", "x": 640, "y": 360})
         print(result.observation.url, result.reward, result.done)
 

@@ -76,13 +76,13 @@ class SandboxAction(Action):
 class ResetOptions(BaseModel):
     """What ``reset`` accepts besides OpenEnv's ``seed`` and ``episode_id``.
 
-    Give ``task_id`` (any registered task, e.g. ``crm.opportunity-close-won``) or ``app`` (a free-form
+    Give ``task_id`` (any registered task id, ``<app>.<task>``: see ``sandbox tasks``) or ``app`` (a free-form
     episode in one app, no verifier: ``start_url``, ``instruction`` and ``persona`` then apply).
     """
 
     model_config = ConfigDict(extra="forbid")
 
-    task_id: str | None = Field(default=None, description="a registered task id, e.g. crm.opportunity-close-won")
+    task_id: str | None = Field(default=None, description="a registered task id, <app>.<task> (see `sandbox tasks`)")
     app: str | None = Field(default=None, description="a free-form episode in this app (no verifier)")
     start_url: str | None = Field(default=None, description="free-form: the start page (a path on the app)")
     instruction: str | None = Field(default=None, description="free-form: the instruction")
@@ -105,7 +105,7 @@ class ResetOptions(BaseModel):
     @model_validator(mode="after")
     def _one_kind(self) -> ResetOptions:
         if (self.task_id is None) == (self.app is None):
-            raise ValueError("give task_id (a registered task, e.g. crm.opportunity-close-won) or app (a free-form episode), not both")
+            raise ValueError("give task_id (a registered task id, <app>.<task>) or app (a free-form episode), not both")
         if self.task_id is not None and any(v is not None for v in (self.start_url, self.instruction, self.persona)):
             raise ValueError("start_url, instruction and persona are for free-form episodes (app=...); a task sets its own")
         return self
