@@ -105,6 +105,16 @@ def _query_value(value: Any) -> Any:
     return value
 
 
+# -- declaring request bodies ---------------------------------------------------------------------------
+def json_body(title: str, properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    """``openapi_extra`` declaring a route's JSON object body, for routes that read raw JSON (so that
+    errors come back in the forms' words): the tools, the MCP server and the fuzzing read it."""
+    schema: dict[str, Any] = {"type": "object", "title": title, "properties": properties, "additionalProperties": False}
+    if required:
+        schema["required"] = required
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
+
+
 # -- deriving tools from an app's OpenAPI document ----------------------------------------------------
 def _resolve(schema: Any, components: dict[str, Any], seen: tuple[str, ...] = ()) -> Any:
     """``schema`` with every ``$ref`` into the document's components inlined (cycles cut to ``{}``)."""
@@ -382,4 +392,4 @@ class ToolSession:
         await self._client.aclose()
 
 
-__all__ = ["Tool", "ToolError", "ToolResult", "ToolSession", "app_tools", "host_tools", "tools_from_openapi"]
+__all__ = ["Tool", "ToolError", "ToolResult", "ToolSession", "app_tools", "host_tools", "json_body", "tools_from_openapi"]

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -33,7 +33,7 @@ from .observe import (
     parse_snapshot,
 )
 from .settle import PageWatch, SettleBudget, SettleResult
-from .spec import EpisodeSpec, resolve_persona
+from .spec import EpisodeSpec, fork_world
 
 if TYPE_CHECKING:  # pragma: no cover
     from apps_web.world import World
@@ -65,14 +65,7 @@ def out_of_screen(action: BaseAction, size: tuple[int, int]) -> str | None:
 
 def _fork(runtime: Runtime, spec: EpisodeSpec) -> tuple[World, str | None]:
     """A new world for ``spec`` with its setup applied, and the persona to sign in (in a worker thread)."""
-    world = runtime.store.create(spec.seed, spec.scale)
-    try:
-        if spec.setup is not None:
-            spec.setup(world)
-        return world, resolve_persona(world, spec, runtime.host.apps)
-    except BaseException:
-        runtime.store.drop(world)
-        raise
+    return fork_world(runtime.store, spec, runtime.host.apps)
 
 
 TOOL_RESULT_CHARS = 1_000_000  # obs["tool_result"] (info["tool_result"] keeps the whole result)

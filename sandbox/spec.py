@@ -26,8 +26,9 @@ INTERFACES = ("gui", "tools")  # how an agent may work: the apps' screens, their
 class EpisodeSpec:
     """One episode to run: where it starts, who is signed in, what to do, how to grade it.
 
-    - ``id``: the task id, ``"<app>.<task>"`` (``"crm.close-won"``); ``"<app>.free"`` for free-form envs.
-    - ``app``: the app the episode starts in (``"crm"``); every app of the host is reachable.
+    - ``id``: the task id, ``"<app>.<task>"``; ``"<app>.free"`` for free-form envs.
+    - ``app``: the name of the app the episode starts in (an installed app, see ``apps_web.registry``);
+      every app of the host is reachable.
     - ``start_url``: a path on the app's host (``"/opportunities/12"``), or an absolute URL on the host.
     - ``instruction``: the text the agent receives.
     - ``persona``: username of the signed-in user; if ``None``, the first user (lowest id) whose role
@@ -65,9 +66,9 @@ class EpisodeSpec:
 
     def __post_init__(self) -> None:
         if not self.id or not isinstance(self.id, str):
-            raise ValueError("EpisodeSpec.id must be a non-empty string such as 'crm.close-won'")
+            raise ValueError("EpisodeSpec.id must be a non-empty string '<app>.<task>'")
         if not self.app or not isinstance(self.app, str):
-            raise ValueError("EpisodeSpec.app must name an app, such as 'crm'")
+            raise ValueError(f"EpisodeSpec.app must name an installed app, such as {default_app()!r}")
         if not isinstance(self.max_steps, int) or self.max_steps < 1:
             raise ValueError(f"EpisodeSpec.max_steps must be a positive integer, got {self.max_steps!r}")
         if not isinstance(self.seed, int) or self.seed < 0:
@@ -99,7 +100,7 @@ class TaskSource(Protocol):
     """Where episode specs come from: a task library, a file of tasks, a generator.
 
     ``get(task_id, seed)`` returns the episode of one task instance (the seed draws the task's
-    parameters and the world); ``ids()`` lists the task ids it knows (``"crm.close-won"``...).
+    parameters and the world); ``ids()`` lists the task ids it knows (``"<app>.<task>"``).
     """
 
     def get(self, task_id: str, seed: int) -> EpisodeSpec: ...
@@ -136,6 +137,19 @@ def free_spec(
         id=f"{app}.free", app=app, start_url=start_url, instruction=instruction, persona=persona,
         role=role, seed=seed, max_steps=max_steps, setup=setup, interfaces=interfaces,
     )
+
+
+def fork_world(store: Any, spec: EpisodeSpec, apps: Iterable[Any] = ()) -> tuple[World, str | None]:
+    """A new world for ``spec`` from ``store``, its setup applied, and the persona to sign in (the
+    world is dropped again if either fails). Blocking: call it in a worker thread from async code."""
+    world = store.create(spec.seed, spec.scale)
+    try:
+        if spec.setup is not None:
+            spec.setup(world)
+        return world, resolve_persona(world, spec, apps)
+    except BaseException:
+        store.drop(world)
+        raise
 
 
 def resolve_persona(world: World, spec: EpisodeSpec, apps: Iterable[Any] = ()) -> str | None:

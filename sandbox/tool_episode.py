@@ -17,7 +17,7 @@ from apps_web.tools import ToolResult, ToolSession
 from apps_web.world import World, WorldStore
 from apps_web.world import changelog as _changelog
 
-from .spec import EpisodeSpec, resolve_persona
+from .spec import EpisodeSpec, fork_world
 
 
 @dataclass
@@ -41,18 +41,7 @@ class ToolEpisode:
     async def open(cls, host: Any, spec: EpisodeSpec, *, apps: list[str] | tuple[str, ...] | None = None) -> ToolEpisode:
         """Fork a world for ``spec`` (its setup applied) and sign its persona in to the tools."""
         store: WorldStore = host.state.store
-
-        def fork() -> tuple[World, str | None]:
-            world = store.create(spec.seed, spec.scale)
-            try:
-                if spec.setup is not None:
-                    spec.setup(world)
-                return world, resolve_persona(world, spec, host.state.specs)
-            except BaseException:
-                store.drop(world)
-                raise
-
-        world, username = await asyncio.to_thread(fork)
+        world, username = await asyncio.to_thread(fork_world, store, spec, host.state.specs)
         episode = cls._bind(host, store, world, username, spec=spec, apps=apps)
         return episode
 

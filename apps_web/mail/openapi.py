@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from ..tools import json_body
 
 ADDRESSES = {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
              "description": "Addresses or names from the directory: a list, or one string separated by ;"}
 
 
-def _body(title: str, properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "object", "title": title, "properties": properties, "additionalProperties": False}
-    if required:
-        schema["required"] = required
-    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
 
-
-SEND = _body("SendMessage", {
+SEND = json_body("SendMessage", {
     "to": ADDRESSES, "cc": ADDRESSES, "bcc": ADDRESSES,
     "subject": {"type": "string"},
     "body": {"type": "string", "description": "The message text (HTML allowed: formatting is kept, scripts dropped)"},
@@ -26,10 +20,10 @@ SEND = _body("SendMessage", {
     "confirm_no_subject": {"type": "boolean", "description": "send even though the subject is empty"},
     "draft_id": {"type": "integer", "description": "id of the draft this sends (the draft is removed)"},
 })
-MOVE = _body("MoveMessage", {"folder": {"type": "string", "description": "a folder's slug (inbox, archive, deleteditems...), id or name"}}, ["folder"])
-UPDATE = _body("UpdateMessage", {"is_read": {"type": "boolean"}, "is_flagged": {"type": "boolean"}})
+MOVE = json_body("MoveMessage", {"folder": {"type": "string", "description": "a folder's slug (inbox, archive, deleteditems...), id or name"}}, ["folder"])
+UPDATE = json_body("UpdateMessage", {"is_read": {"type": "boolean"}, "is_flagged": {"type": "boolean"}})
 
-EVENT = _body("NewEvent", {
+EVENT = json_body("NewEvent", {
     "subject": {"type": "string"},
     "start": {"type": "string", "description": "ISO date and time, e.g. 2026-03-18T14:30"},
     "end": {"type": "string", "description": "ISO date and time"},
@@ -44,9 +38,9 @@ EVENT = _body("NewEvent", {
                                   "interval": {"type": "integer", "minimum": 1}, "until": {"type": "string"}, "count": {"type": "integer", "minimum": 1}}},
     "body": {"type": "string"},
 }, ["subject", "start", "end"])
-RESPOND = _body("EventResponse", {
+RESPOND = json_body("EventResponse", {
     "response": {"type": "string", "enum": ["accepted", "tentative", "declined"]},
     "comment": {"type": "string"},
     "send_response": {"type": "boolean", "description": "tell the organiser (default true)"},
 }, ["response"])
-CANCEL = _body("CancelEvent", {"message": {"type": "string", "description": "the note sent to the attendees"}})
+CANCEL = json_body("CancelEvent", {"message": {"type": "string", "description": "the note sent to the attendees"}})
