@@ -154,6 +154,7 @@ async def prepare_context(
     *,
     warm_app: str | None = None,
     warm_paths: tuple[str, ...] = (),
+    storage_state: dict[str, Any] | None = None,
 ) -> EpisodeContext:
     """A new, never used context and page: the tracker installed, the clock pinned, nobody signed in.
 
@@ -162,12 +163,17 @@ async def prepare_context(
     (:func:`warm_document`), so the episode's start page needs no new renderer process and finds its
     CSS, scripts and fonts cached and parsed. Only public static files are used this way, the same
     for every episode (the kit's scripts keep no state in storage or cookies).
+    With ``storage_state``
+    (Playwright's cookies and localStorage, e.g. a resumed checkpoint's), the context starts with it.
     """
     from apps_web.world import DEFAULT_CLOCK
 
     from .settle import PageWatch
 
-    context = await browser.new_context(**context_options(host, settings, blackhole))
+    options = context_options(host, settings, blackhole)
+    if storage_state is not None:
+        options["storage_state"] = storage_state
+    context = await browser.new_context(**options)
     blocked = BlockedLog(host)
     context.on("requestfailed", blocked.on_failed)
     pinned = _utc(clock or DEFAULT_CLOCK) if settings.pin_clock else None

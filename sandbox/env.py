@@ -105,10 +105,16 @@ class AsyncSandboxEnv:
         return spec.replace(**changes) if changes else spec
 
     async def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, Info]:
-        """End the current episode (if any) and start a new one; returns the first observation."""
+        """End the current episode (if any) and start a new one; returns the first observation.
+
+        ``options={"checkpoint": path}`` starts it from a checkpoint (:meth:`checkpoint`) instead: a new
+        branch by default, ``"branch": False`` to continue the saved episode itself (once);
+        ``"extensions": {name: object}`` restores the saved states of the episode's extensions."""
         if self._closed:
             raise RuntimeError("this env is closed")
         options = dict(options or {})
+        if options.get("checkpoint") is not None:
+            return await self._resume(options)
         spec = self._spec_for(seed, options)
         self._seed = spec.seed
         runtime = await self._ensure_runtime(spec.app)
@@ -122,6 +128,38 @@ class AsyncSandboxEnv:
             if old is not None:  # closed once the next start page is shown: closing a context costs CPU
                 runtime.later(self._end(old))
         return obs, info
+
+    async def _resume(self, options: dict[str, Any]) -> tuple[Obs, Info]:
+        from .checkpoint import read
+
+        unknown = set(options) - {"checkpoint", "branch", "extensions"}
+        if unknown:
+            raise ValueError(f"reset from a checkpoint takes the options checkpoint, branch and extensions, not {', '.join(sorted(unknown))}")
+        cp = read(options["checkpoint"], check_world=False)  # the whole check runs in Episode.resume
+        tid, seed = cp.task["id"], int(cp.task["seed"])
+        spec = None
+        if self.source is None and self.spec is not None and self.spec.id == tid:
+            spec = self.spec.with_seed(seed)
+        runtime = await self._ensure_runtime(cp.task["app"])
+        old, self.episode = self.episode, None
+        try:
+            self.episode, obs, info = await Episode.resume(
+                runtime, cp.path, branch=bool(options.get("branch", True)), spec=spec, source=self.source,
+                observe=self.observe, settings=self.settings, budget=self.budget, keep_world=self.keep_worlds, reward=self.reward,
+                extensions=options.get("extensions"),
+            )  # fmt: skip
+        finally:
+            if old is not None:
+                runtime.later(self._end(old))
+        self._seed = seed
+        return obs, info
+
+    async def checkpoint(self, path: Any, *, overwrite: bool = False) -> Any:
+        """Save the current episode to the folder ``path`` (see :mod:`sandbox.checkpoint`); returns its
+        Path. ``reset(options={"checkpoint": path})`` starts from it."""
+        if self.episode is None:
+            raise RuntimeError("no episode to checkpoint: call reset() first")
+        return await self.episode.checkpoint(path, overwrite=overwrite)
 
     async def step(self, action: Any) -> tuple[Obs, float, bool, bool, Info]:
         """Run one action (canonical dict, JSON text or Action); see :meth:`Episode.step`."""

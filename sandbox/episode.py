@@ -152,6 +152,11 @@ class Episode:
     _reached: list[str] = field(default_factory=list)
     _first_reached: dict[str, int] = field(default_factory=dict)
     _tools: Any = None  # the episode's ToolSession, opened on its first tool call
+    _milestones: list[dict[str, Any]] = field(default_factory=list)
+    # Objects that live with the episode and are saved in its checkpoints: each has ``state()`` (JSON
+    # data) and ``restore(state)`` (see sandbox.checkpoint).
+    extensions: dict[str, Any] = field(default_factory=dict)
+    origin: dict[str, Any] | None = None  # the checkpoint a resumed episode started from
 
     # -- creation ------------------------------------------------------------------------------------
     @classmethod
@@ -208,6 +213,8 @@ class Episode:
             await runtime.start_page_shown(page, settings, spec.app)
             t_page = time.perf_counter()
             obs, extra = await episode._observe(settled, None, png)
+            if episode._grades_progress:  # the milestones to reach (none is reached by doing nothing)
+                episode._track(await episode.verify())
         except BaseException:
             runtime.refill(settings, spec.app)
             await context.close()
@@ -232,7 +239,46 @@ class Episode:
             },
             **extra,
         }
+        if episode._grades_progress:
+            info["milestones"] = episode.milestones
         return episode, obs, info
+
+    @classmethod
+    async def resume(
+        cls,
+        runtime: Runtime,
+        path: Any,
+        *,
+        branch: bool = False,
+        spec: EpisodeSpec | None = None,
+        source: Any = None,
+        observe: ObserveOptions = ObserveOptions(),
+        settings: BrowserSettings = BrowserSettings(),
+        budget: SettleBudget = SettleBudget(),
+        keep_world: bool = False,
+        reward: str | None = None,
+        extensions: dict[str, Any] | None = None,
+    ) -> tuple[Episode, dict[str, Any], dict[str, Any]]:
+        """Open a new episode from a checkpoint folder (see :mod:`sandbox.checkpoint`): its world copied
+        as a new world, the browser's cookies, storage and tabs, the steps, trajectory, milestones and
+        extensions' states. ``branch=False`` continues the saved episode (once); ``branch=True`` starts
+        another branch (the checkpoint is untouched: any number can start from it).
+
+        A task with a verifier needs ``source`` (a TaskSource, drawn again at the saved seed) or its
+        ``spec``; ``reward`` defaults to the saved mode; ``extensions`` gives the objects whose saved
+        states are restored (each by ``restore(state)``). A missing or damaged checkpoint raises
+        :class:`sandbox.checkpoint.CheckpointError` naming what is wrong."""
+        from .checkpoint import resume
+
+        return await resume(cls, runtime, path, branch=branch, spec=spec, source=source, observe=observe, settings=settings,
+                            budget=budget, keep_world=keep_world, reward=reward, extensions=extensions)  # fmt: skip
+
+    async def checkpoint(self, path: Any, *, overwrite: bool = False) -> Any:
+        """Save the episode as it stands to the folder ``path`` (written whole or not at all); returns
+        its Path. Resume it with :meth:`resume`."""
+        from .checkpoint import save
+
+        return await save(self, path, overwrite=overwrite)
 
     def _on_page(self, page: Any) -> None:
         self._new_pages.append(page)
@@ -367,22 +413,27 @@ class Episode:
             line["tool_result"] = tool_result.as_dict()
         self.trajectory.append(line)
         reward = 0.0
+        reached: list[str] = []
         if self.done:
             self.verdict = await self.verify()
             if self.verdict is not None:
                 reward = self._reward(self.verdict)
                 info["verdict"] = self.verdict
+                if self._grades_progress:  # after grading: milestones first seen now count as reached last
+                    reached = self._track(self.verdict)
             if self.answer is not None:
                 info["answer"] = self.answer
             if self.infeasible_reason is not None:
                 info["infeasible_reason"] = self.infeasible_reason
         elif self._grades_progress and not extra["changes"].is_empty:
             progress = await self.verify()  # the world changed: grade the progress so far
-            for c in progress.credit_checks() + [c for c in progress.checks if not c.guard]:
-                if c.passed:
-                    self._first_reached.setdefault(c.name, self.steps)
+            reached = self._track(progress)
             if self.reward_mode == "progress":
                 reward = self._reward(progress)
+        if reached:
+            line["milestones"] = reached
+        if self._grades_progress:
+            info["milestones"] = self.milestones
         if self.reward_mode == "progress" and self.spec.verify is not None:
             info["progress"] = {"score": self._progress, "reached": list(self._reached)}
         t_end = time.perf_counter()
@@ -398,6 +449,31 @@ class Episode:
     @property
     def _grades_progress(self) -> bool:
         return self.spec.verify is not None and (self.reward_mode == "progress" or self.spec.track_progress)
+
+    @property
+    def milestones(self) -> list[dict[str, Any]]:
+        """The task's milestones (its top-level credit checks) as of the last grading: ``name``,
+        ``sentence``, ``weight``, ``reached`` (it holds now) and ``step`` (the first step it held, None
+        if never). Empty unless the episode grades its progress (``track_progress`` or progress reward)."""
+        return [dict(m) for m in self._milestones]
+
+    def _track(self, verdict: Any) -> list[str]:
+        """Note when each check of a verdict graded after step ``self.steps`` first held; return the
+        milestones first reached at this step. Grading is skipped on steps that change nothing, so a
+        long episode runs the verifier only as often as the world changes."""
+        if verdict is None or not verdict.checks:  # no verifier, or it failed: keep what was known
+            return []
+        before = set(self._first_reached)
+        if self.steps > 0:  # the grading at the start (step 0) only lists them: doing nothing reaches none
+            for c in verdict.credit_checks() + [c for c in verdict.checks if not c.guard]:
+                if c.passed:
+                    self._first_reached.setdefault(c.name, self.steps)
+        self._milestones = [
+            {"name": c.name, "sentence": c.sentence, "weight": c.weight, "reached": bool(c.passed),
+             "step": self._first_reached.get(c.name)}
+            for c in verdict.checks if not c.guard
+        ]  # fmt: skip
+        return [m["name"] for m in self._milestones if m["reached"] and m["name"] not in before and m["step"] == self.steps]
 
     def _reward(self, verdict: Any) -> float:
         """The reward of a verdict in this episode's mode (``progress``: the change since the last one)."""

@@ -151,6 +151,11 @@ class SandboxEnv(gym.Env):
         obs, info = self._finish(obs, info)
         return obs, float(reward), bool(terminated), bool(truncated), info
 
+    def checkpoint(self, path: Any, *, overwrite: bool = False) -> Any:
+        """Save the current episode to the folder ``path``; ``reset(options={"checkpoint": path})``
+        starts a new branch from it (``"branch": False`` continues the saved episode itself, once)."""
+        return self._loop.run(self._core.checkpoint(path, overwrite=overwrite))
+
     def render(self) -> np.ndarray | None:
         if self.render_mode != "rgb_array" or self._last_obs is None:
             return None

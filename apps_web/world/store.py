@@ -174,6 +174,27 @@ class WorldStore:
         os.replace(tmp, dest)  # atomic: a reader sees the old world or the whole new one
         return World(id=world_id, path=dest, meta=read_meta(dest))
 
+    def import_world(self, source: Path | str, *, world_id: str | None = None, owned: bool = True) -> World:
+        """A new live world copied from a world file (a checkpoint's, a snapshot): the source is never
+        changed, so many worlds can start from one file. Its meta (seed, clock) comes with it."""
+        source = Path(source)
+        meta = read_meta(source)  # refuses a file that is not a world (no meta table)
+        world_id = validate_world_id(world_id) if world_id else f"w{meta.seed}-{secrets.token_hex(6)}"
+        dest = self.path(world_id)
+        if dest.exists():
+            raise FileExistsError(f"world {world_id!r} already exists in {self.worlds_dir}")
+        if owned:
+            ownership.write(self.owner_path(world_id), ownership.current())
+        tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+        try:
+            shutil.copyfile(source, tmp)
+            os.replace(tmp, dest)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            self.owner_path(world_id).unlink(missing_ok=True)
+            raise
+        return World(id=world_id, path=dest, meta=meta)
+
     def get(self, world_id: str) -> World:
         path = self.path(world_id)
         if not path.exists():

@@ -108,7 +108,7 @@ async def play(
                     thought=out.thought, url=info.get("url"), title=obs.get("title"), error=info.get("error"),
                     reward=float(res.reward or 0.0), terminated=res.terminated, truncated=res.truncated,
                     blocked=[str(b) for b in info.get("blocked_requests") or []], changes=_changes(info.get("changes")), timing=timing,
-                    tool_result=info.get("tool_result"),
+                    tool_result=info.get("tool_result"), milestones=_reached_at(info.get("milestones"), n),
                 ),
                 screenshot=obs.get("screenshot"),
             )  # fmt: skip
@@ -158,7 +158,14 @@ async def play(
     return writer.finish(
         verdict=verdict.model_dump(mode="json") if hasattr(verdict, "model_dump") else verdict,
         answer=episode.answer if episode is not None else None, error=error, end_reason=end_reason,
+        milestones=(episode.milestones or None) if episode is not None else None,
     )  # fmt: skip
+
+
+def _reached_at(milestones: list[dict[str, Any]] | None, step: int) -> list[str] | None:
+    """The names of the milestones first reached at ``step`` (None when none was)."""
+    names = [m["name"] for m in milestones or () if m.get("reached") and m.get("step") == step]
+    return names or None
 
 
 def _brief(action: Any) -> str:

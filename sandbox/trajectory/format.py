@@ -96,6 +96,9 @@ class EpisodeRecord(_Record):
     timings: Timings = Field(default_factory=Timings)
     verdict: dict[str, Any] | None = None  # verifiers.Verdict as JSON: passed, score, reason, checks
     replay_of: str | None = None  # the episode folder a replay reproduced
+    # The task's milestones at the end (when the episode graded its progress): name, sentence, weight,
+    # reached, step (the first step it held).
+    milestones: list[dict[str, Any]] | None = None
 
     @property
     def passed(self) -> bool:
@@ -146,6 +149,7 @@ class StepRecord(_Record):
     blocked: list[str] = Field(default_factory=list)  # requests to other hosts, blocked
     changes: dict[str, Any] | None = None  # apps_web.world.WorldDiff as JSON, since the previous step
     tool_result: dict[str, Any] | None = None  # a tool call's outcome: ok, status, data or error
+    milestones: list[str] | None = None  # the milestones first reached at this step (names)
     timing: dict[str, float] = Field(default_factory=dict)  # ms: agent, env and the env's own parts
     t: float = 0.0  # seconds since the episode started
     screenshot: str | None = None  # relative path of the observation after this step
