@@ -139,11 +139,12 @@ def episode_context(rv: RunView, ep: Episode) -> dict[str, Any]:
             "n": s.step, "rec": s, "before": before, "after": after,
             "overlay": shapes(s.parsed, size[0], size[1], cursor), "size": size,
             "changes": changes_rows(s.changes), "action_name": (s.parsed or {}).get("action") or "invalid",
+            "milestones": list(s.milestones or []),
         })  # fmt: skip
         cursor = cursor_after(s.parsed, cursor)
         prev_shot = after if after is not None else prev_shot
     page = episode_path(rv.key, rec.id)
-    return {"rv": rv, "ep": ep, "rec": rec, "steps": steps, "verdict": _verdict(rec.verdict),
+    return {"rv": rv, "ep": ep, "rec": rec, "steps": steps, "verdict": _verdict(rec.verdict), "milestones": list(rec.milestones or []),
             "initial": "screenshots/0000.png" if ep.screenshot_path(0) else None, "size0": size0, "page": page, "base": page}  # fmt: skip
 
 

@@ -40,8 +40,11 @@ def big_run(tmp_path_factory) -> RunDir:  # noqa: ANN001
         acts = [{"action": "left_click", "x": 100, "y": 80}, {"action": "type", "text": "555-0100"},
                 {"action": "left_click_drag", "start_x": 10, "start_y": 10, "end_x": 300, "end_y": 200}]  # fmt: skip
         for i, a in enumerate(acts, 1):
-            w.step(StepRecord(step=i, action=a, parsed=a, url="http://crm.localhost/a"), screenshot=shot(i))
-        run.add_result(w.finish(verdict={"passed": True, "score": 1.0, "reason": "ok", "checks": []}))
+            w.step(StepRecord(step=i, action=a, parsed=a, url="http://crm.localhost/a", milestones=["phone-saved"] if i == 2 else None),
+                   screenshot=shot(i))
+        milestones = [{"name": "phone-saved", "sentence": "the phone is 555-0100", "weight": 2.0, "reached": True, "step": 2},
+                      {"name": "noted", "sentence": "a note says why", "weight": 1.0, "reached": False, "step": None}]
+        run.add_result(w.finish(verdict={"passed": True, "score": 1.0, "reason": "ok", "checks": []}, milestones=milestones))
     lines = []
     for n in range(2, 2500):
         lines.append({"id": episode_name(f"crm.task-{n % 25}", n), "task": f"crm.task-{n % 25}", "seed": n, "passed": n % 3 == 0,
@@ -73,6 +76,9 @@ def test_index_filters_sorts_and_pages_a_big_run(big_run):  # noqa: ANN001
 
     ep = client.get("/episodes/crm.task-0__s0")
     assert ep.status_code == 200 and "&lt;script&gt;alert(1)&lt;/script&gt;" in ep.text and "<script>alert(1)" not in ep.text
+    # milestones: the step that reached one is marked on the timeline (with its name) and they are listed
+    assert ep.text.count('data-testid="milestone-flag"') == 1 and "⚑ phone-saved" in ep.text and 'class=" milestone"' in ep.text
+    assert "1 of 2 reached" in ep.text and 'data-show="2">step 2<' in ep.text and "never reached" in ep.text and "weight 2.0" in ep.text
     assert client.get("/episodes/crm.task-0__s0/screenshots/2.png").content[:4] == b"\x89PNG"
     assert client.get("/episodes/crm.task-0__s0/thumbs/1.jpg").headers["content-type"] == "image/jpeg"
     diff = client.get("/episodes/crm.task-0__s0/diff/0/1.png")

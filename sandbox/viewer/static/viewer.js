@@ -32,6 +32,7 @@
       if (radio) radio.checked = true;
     }
     buttons.forEach((b) => b.addEventListener("click", () => show(+b.dataset.goto)));
+    root.querySelectorAll("[data-show]").forEach((b) => b.addEventListener("click", () => show(+b.dataset.show)));  // milestones
     root.querySelector(".prev-step").addEventListener("click", () => show(current - 1));
     root.querySelector(".next-step").addEventListener("click", () => show(current + 1));
     root.querySelectorAll(".views input").forEach((r) => r.addEventListener("change", () => view(r.value)));
