@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from fnmatch import fnmatchcase
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -91,6 +92,33 @@ def tools_of(apps: tuple[str, ...]) -> tuple[Any, ...]:
     from apps_web.tools import app_tools
 
     return tuple(t for spec in registry.discover() if spec.name in apps for t in app_tools(spec))
+
+
+@lru_cache(maxsize=1)
+def _volatile() -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """The installed apps' volatile tables and (table, column) patterns: changes verifiers ignore."""
+    from apps_web import registry
+
+    patterns = registry.volatile_columns()
+    return tuple(p for p in patterns if "." not in p), tuple(tuple(p.split(".", 1)) for p in patterns if "." in p)  # type: ignore[misc]
+
+
+def only_volatile(diff: WorldDiff) -> bool:
+    """Whether a step's changes are nothing a verifier reads: none, or only volatile tables and columns
+    (a record's recent views, its updated_at). Grading progress after such a step cannot change the
+    verdict, so it is skipped (opening records in a long episode writes recent views every time)."""
+    if diff.is_empty:
+        return True
+    tables, columns = _volatile()
+    for name, table in diff.tables.items():
+        if table.is_empty or any(fnmatchcase(name, p) for p in tables):
+            continue
+        if table.added or table.removed:
+            return False
+        for update in table.updated:
+            if not all(any(fnmatchcase(name, t) and fnmatchcase(f, c) for t, c in columns) for f in update.fields):
+                return False
+    return True
 
 
 def verify_context_fields(episode: Episode, final_user: str | None = None) -> dict[str, Any]:
@@ -414,6 +442,7 @@ class Episode:
         self.trajectory.append(line)
         reward = 0.0
         reached: list[str] = []
+        t_verify = time.perf_counter()
         if self.done:
             self.verdict = await self.verify()
             if self.verdict is not None:
@@ -425,7 +454,7 @@ class Episode:
                 info["answer"] = self.answer
             if self.infeasible_reason is not None:
                 info["infeasible_reason"] = self.infeasible_reason
-        elif self._grades_progress and not extra["changes"].is_empty:
+        elif self._grades_progress and not only_volatile(extra["changes"]):
             progress = await self.verify()  # the world changed: grade the progress so far
             reached = self._track(progress)
             if self.reward_mode == "progress":
@@ -442,6 +471,7 @@ class Episode:
             "act_ms": (t_act - t_parse) * 1000,
             "settle_ms": (t_settle - t_act) * 1000,
             "observe_ms": (t_obs - t_settle) * 1000,
+            "verify_ms": (t_end - t_verify) * 1000,
             "total_ms": (t_end - t0) * 1000,
         }
         return StepResult(obs, reward, self.terminated, self.truncated, info)

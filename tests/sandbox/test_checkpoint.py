@@ -13,7 +13,8 @@ import pytest
 
 from sandbox.checkpoint import MANIFEST, STORAGE_FILE, WORLD_FILE, CheckpointError, read
 from sandbox.env import AsyncSandboxEnv
-from sandbox.episode import Episode
+from apps_web.world.diff import RowUpdate, TableDiff, WorldDiff
+from sandbox.episode import Episode, only_volatile
 from sandbox.gym_env import SandboxEnv
 from sandbox.loop import background_loop
 from sandbox.observe import ObserveOptions
@@ -193,3 +194,12 @@ def test_resume_finishes_like_the_uninterrupted_episode_and_branches_stay_apart(
     with pytest.raises(CheckpointError, match="has a verifier: pass the task source"):
         run(Episode.resume(sbx_runtime, cp, branch=True, extensions={"tally": Tally()}))
     assert set(store.list()) == worlds_before
+
+
+def test_progress_is_not_graded_after_changes_no_verifier_reads() -> None:
+    recent = TableDiff(key_columns=["id"], added=[{"id": 1, "record_id": 3}])
+    touched = TableDiff(key_columns=["id"], updated=[RowUpdate(key=3, before={"updated_at": "a"}, after={"updated_at": "b"}, fields=["updated_at"])])
+    phoned = TableDiff(key_columns=["id"], updated=[RowUpdate(key=3, before={"phone": "1"}, after={"phone": "2"}, fields=["phone", "updated_at"])])
+    assert only_volatile(WorldDiff()) and only_volatile(WorldDiff(tables={"crm_recent_view": recent, "crm_account": touched}))
+    assert not only_volatile(WorldDiff(tables={"crm_recent_view": recent, "crm_account": phoned}))
+    assert not only_volatile(WorldDiff(tables={"crm_account": TableDiff(key_columns=["id"], added=[{"id": 9}])}))
