@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from sandbox.agents.oracle import OracleAgent
 from sandbox.checkpoint import MANIFEST, STORAGE_FILE, WORLD_FILE, CheckpointError, read
 from sandbox.env import AsyncSandboxEnv
 from apps_web.world.diff import RowUpdate, TableDiff, WorldDiff
@@ -18,6 +19,8 @@ from sandbox.episode import Episode, only_volatile
 from sandbox.gym_env import SandboxEnv
 from sandbox.loop import background_loop
 from sandbox.observe import ObserveOptions
+from sandbox.run.episode import agent_info, new_record, play
+from sandbox.trajectory import EpisodeWriter, load_episode
 from tasks.player import Player
 
 pytestmark = pytest.mark.browser
@@ -28,13 +31,22 @@ CUT = 4  # oracle steps before the checkpoint: the lead is converted, the new op
 
 
 class Tracked:
-    """The shipped task with progress tracking on (its two checks become reported milestones)."""
+    """The shipped task with progress tracking on (its checks become reported milestones); keeps the
+    world diff each final grading saw (the diff of an episode whose world is gone once it ends)."""
 
     def __init__(self, registry: Any) -> None:
         self.registry = registry
+        self.final_diffs: list[Any] = []
 
     def get(self, task_id: str, seed: int) -> Any:
-        return self.registry.get(task_id, seed).replace(track_progress=True)
+        spec = self.registry.get(task_id, seed)
+
+        def verify(ctx: Any) -> Any:
+            if ctx.answer is not None:
+                self.final_diffs.append(ctx.diff)
+            return spec.verify(ctx)
+
+        return spec.replace(track_progress=True, verify=verify)
 
     def ids(self) -> list[str]:
         return [TASK]
@@ -68,10 +80,6 @@ async def _play(episode: Episode, steps: list[Any]) -> dict[str, Any]:
     return last
 
 
-def _summary(verdict: Any) -> tuple:
-    return verdict.passed, round(verdict.score, 6), [(c.name, c.passed) for c in verdict.checks]
-
-
 def _marks(milestones: list[dict[str, Any]]) -> list[tuple]:
     return [(m["name"], m["reached"], m["step"]) for m in milestones]
 
@@ -83,26 +91,25 @@ def test_resume_finishes_like_the_uninterrupted_episode_and_branches_stay_apart(
     png = ObserveOptions(screenshot="png")
     store = sbx_runtime.store
 
-    # -- the uninterrupted episode -------------------------------------------------------------------
-    full = AsyncSandboxEnv(source=source, task_id=TASK, runtime=sbx_runtime, observe=png)
-    _, info0 = run(full.reset(seed=0))
-    names = [m["name"] for m in info0["milestones"]]  # the checks at the top: 5 expected changes, 2 final states
-    assert len(names) == 7 and names[-1] == "state:crm_opportunity.amount"
-    assert not any(m["reached"] or m["step"] for m in info0["milestones"]) and all(m["weight"] == 1 for m in info0["milestones"])
-    end = run(_play(full.episode, steps))
-    v_full, diff_full = end["verdict"], full.episode.changes_since_start()
-    traj_full, marks_full = list(full.episode.trajectory), _marks(end["milestones"])
-    assert v_full.passed and v_full.score == 1.0
+    # -- the uninterrupted episode, played by the oracle agent as `sandbox run` does ---------------------
+    spec = source.get(TASK, 0)
+    writer = EpisodeWriter(tmp_path / "run" / "full", new_record(spec, agent_info(OracleAgent(), "oracle")))
+    rec = run(play(sbx_runtime, spec, OracleAgent(), writer))
+    v_full, diff_full = rec.verdict, source.final_diffs[-1]
+    lines = load_episode(tmp_path / "run" / "full").steps
+    names = [m["name"] for m in rec.milestones]  # the checks at the top: 5 expected changes, 2 final states
+    marks_full = _marks(rec.milestones)
+    assert v_full["passed"] and v_full["score"] == 1.0 and len(names) == 7 and names[-1] == "state:crm_opportunity.amount"
     converted, priced = marks_full[0][2], marks_full[-1][2]
     assert all(m[1] for m in marks_full) and {m[2] for m in marks_full[:-1]} == {converted} and converted < priced
     # the step lines record what was reached at that step
-    assert [line.get("milestones") for line in traj_full if line.get("milestones")] == [names[:-1], names[-1:]]
-    assert traj_full[converted - 1]["milestones"] == names[:-1] and traj_full[priced - 1]["milestones"] == names[-1:]
-    run(full.close())
+    assert [(s.step, s.milestones) for s in lines if s.milestones] == [(converted, names[:-1]), (priced, names[-1:])]
+    assert all(m["weight"] == 1 for m in rec.milestones)
 
     # -- half of it, a checkpoint -------------------------------------------------------------------
     half = AsyncSandboxEnv(source=source, task_id=TASK, runtime=sbx_runtime, observe=png)
-    run(half.reset(seed=0))
+    _, info0 = run(half.reset(seed=0))
+    assert [m["name"] for m in info0["milestones"]] == names and not any(m["reached"] or m["step"] for m in info0["milestones"])
     ep = half.episode
     info = run(_play(ep, steps[:CUT]))
     assert _marks(info["milestones"]) == marks_full[:-1] + [(names[-1], False, None)]
@@ -135,10 +142,11 @@ def test_resume_finishes_like_the_uninterrupted_episode_and_branches_stay_apart(
         assert run(ep2.page.evaluate("localStorage.getItem('sbx-test')")) == "kept"
         assert _marks(info["milestones"]) == _marks(manifest["milestones"])
         end2 = run(_play(ep2, steps[CUT:]))
-        assert _summary(end2["verdict"]) == _summary(v_full)  # incl. the persona guard: still signed in
-        assert ep2.changes_since_start().model_dump() == diff_full.model_dump()
+        # the same verdict (the persona guard too: still signed in), world diff, milestones and actions
+        assert end2["verdict"].model_dump(mode="json") == v_full
+        assert ep2.changes_since_start().model_dump() == diff_full.model_dump() == source.final_diffs[-1].model_dump()
         assert _marks(end2["milestones"]) == marks_full
-        assert [line["action"] for line in ep2.trajectory] == [line["action"] for line in traj_full]
+        assert [line["action"] for line in ep2.trajectory] == [s.parsed for s in lines]
     finally:
         run(ep2.close())
     with pytest.raises(CheckpointError, match="already continued"):
