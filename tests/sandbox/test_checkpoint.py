@@ -211,3 +211,27 @@ def test_progress_is_not_graded_after_changes_no_verifier_reads() -> None:
     assert only_volatile(WorldDiff()) and only_volatile(WorldDiff(tables={"crm_recent_view": recent, "crm_account": touched}))
     assert not only_volatile(WorldDiff(tables={"crm_recent_view": recent, "crm_account": phoned}))
     assert not only_volatile(WorldDiff(tables={"crm_account": TableDiff(key_columns=["id"], added=[{"id": 9}])}))
+
+
+def test_tabs_come_back_with_the_active_one_on_top(make_env, sbx_runtime, tmp_path) -> None:  # noqa: ANN001
+    env = make_env(instruction="two tabs")
+    env.reset(seed=0)
+    obs, *_ = env.step({"action": "left_click", "x": 260, "y": 418})  # a link that opens a new tab
+    assert obs["url"].endswith("/page2")
+    env.checkpoint(tmp_path / "tabs")
+    tabs = json.loads((tmp_path / "tabs" / MANIFEST).read_text())["tabs"]
+    assert tabs == [{"url": "http://playground.localhost/", "active": False}, {"url": "http://playground.localhost/page2", "active": True}]
+
+    again = make_env()
+    obs, info = again.reset(options={"checkpoint": tmp_path / "tabs"})
+    assert obs["title"] == "Page two" and info["step"] == 1 and info["resumed"]["branch"] is True
+    pages = again.episode.context.pages
+    assert len(pages) == 2 and pages[0].url.endswith("/") and again.episode.page is pages[1]
+    obs, *_ = again.step({"action": "back"})
+    assert "no previous page" in obs["last_action_error"]  # the reopened tab starts its own history
+    # A task without a verifier needs no task source: its spec comes back from the saved fields.
+    ep, _obs, _info = run(Episode.resume(sbx_runtime, tmp_path / "tabs", branch=True))
+    try:
+        assert (ep.spec.id, ep.spec.instruction, ep.spec.app) == ("playground.free", "two tabs", "playground") and ep.steps == 1
+    finally:
+        run(ep.close())
