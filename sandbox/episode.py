@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from fnmatch import fnmatchcase
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
