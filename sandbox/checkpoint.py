@@ -418,8 +418,7 @@ async def resume(
         context.on("page", episode._on_page)
         settled, png = await episode.watch.settle_capture(episode.watch.mark(), budget, capture=observe.screenshot != "none",
                                                           fast=observe.fast_png)  # fmt: skip
-        obs, extra = await episode._observe(settled, None, png)
-        extra.pop("changes", None)  # nothing changed by reopening the tabs
+        obs, extra = await episode._observe(settled, None, png)  # "changes": any since the checkpoint's last step
     except BaseException:
         await context.close()
         if marker is not None:
