@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from apps_web.world import changelog as _changelog
 
 from .actions import ActionError
+from .actions.urls import AppUrls
 from .context import BrowserSettings
 from .observe import ObserveOptions
 from .settle import PageWatch, SettleBudget
@@ -306,20 +307,16 @@ def _storage_for_context(storage: dict[str, Any], runtime: Runtime, world_id: st
             c["value"] = world_id
         cookies.append(c)
     origins = []
+    urls = AppUrls(host.port)
     for o in storage.get("origins") or []:
-        origin = str(o.get("origin", ""))
+        if not isinstance(o, dict):
+            continue
         try:
-            origin = runtime_urls(runtime).resolve(origin + "/").rstrip("/")
+            origin = urls.resolve(str(o.get("origin", "")) + "/").rstrip("/")
         except ActionError:
             continue  # not an app-host origin: nothing of ours to restore
         origins.append({**o, "origin": origin})
     return {"cookies": cookies, "origins": origins}
-
-
-def runtime_urls(runtime: Runtime) -> Any:
-    from .actions.urls import AppUrls
-
-    return AppUrls(runtime.host.port)
 
 
 def _claim(cp: Checkpoint, world_id: str) -> Path:
