@@ -113,12 +113,11 @@ def real_run(store, tmp_path_factory):  # noqa: ANN001
     return result
 
 
-@pytest.fixture(scope="module")
-def viewer_url(real_run):  # noqa: ANN001
+def _serve(path):  # noqa: ANN001, ANN202
     from tests.conftest import free_port
 
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(real_run.out), host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(path), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -128,6 +127,25 @@ def viewer_url(real_run):  # noqa: ANN001
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def viewer_url(real_run):  # noqa: ANN001
+    yield from _serve(real_run.out)
+
+
+@pytest.mark.browser
+def test_a_milestone_in_the_list_opens_the_step_that_reached_it(browser, big_run):  # noqa: ANN001
+    for url in _serve(big_run.path):
+        page = browser.new_page()
+        page.goto(url + "/episodes/crm.task-0__s0#step-3")
+        counter = page.get_by_test_id("step-counter")
+        expect(counter).to_have_text("Step 3 of 3")
+        expect(page.get_by_role("button", name="Step 2: ", exact=False)).to_have_attribute("title", "Milestones reached: phone-saved")
+        page.get_by_test_id("milestones").get_by_role("button", name="step 2").click()
+        expect(counter).to_have_text("Step 2 of 3")
+        expect(page.get_by_test_id("step-milestones")).to_have_text("reached phone-saved")
+        page.close()
 
 
 @pytest.mark.browser
