@@ -8,6 +8,7 @@ Public names are imported lazily (``import sandbox`` stays cheap); importing the
 - :class:`EpisodePool` / :class:`SyncEpisodePool`: many episodes concurrently
 - :class:`EpisodeSpec`, :class:`TaskSource`, ``free_spec``: the contract with tasks
 - ``sandbox.actions``: the canonical action model and the agent adapters
+- ``sandbox.checkpoint``: episodes saved mid-way, resumed or branched (``env.checkpoint(path)``)
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ _EXPORTS = {
     "ObserveOptions": "observe", "Element": "observe",
     "BrowserSettings": "context", "SettleBudget": "settle",
     "Runtime": "runtime", "AppHost": "apphost", "shutdown": "loop",
+    "CheckpointError": "checkpoint",
 }  # fmt: skip
 
 
