@@ -111,6 +111,7 @@ def verify_context_fields(episode: Episode, final_user: str | None = None) -> di
         "persona": episode.username,
         "reached": dict(episode._first_reached),
         "final_user": final_user,
+        "start_seq": episode._start_seq,
     }
 
 

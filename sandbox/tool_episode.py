@@ -127,7 +127,7 @@ class ToolEpisode:
                 end_db=self.world.path, diff=self.changes(), instruction=self.spec.instruction, answer=self.answer,
                 infeasible=self.infeasible_reason is not None, infeasible_reason=self.infeasible_reason,
                 steps=list(self.steps), params=dict(self.spec.params), ignore=registry.volatile_columns(),
-                persona=self.username, final_user=self.username,
+                persona=self.username, final_user=self.username, start_seq=self._start_seq,
             )
             return await asyncio.to_thread(self.spec.verify, ctx)
         except Exception as exc:

@@ -91,7 +91,7 @@ def _approval(actor: Actor, request: Request, text: str, rules: list[ApprovalRul
         return Decision("clarify", rule=rule, notes={"missing": "%" if rule.unit == "%" else "amount"})
     if amount <= rule.limit + 1e-9:
         return Decision("approve", rule=rule, amount=amount)
-    return Decision("refuse", rule=rule, amount=amount, reason=f"it is over the {rule.limit_text()} limit in {rule.policy}")
+    return Decision("refuse", rule=rule, amount=amount, reason=f"{rule.amount_text(amount)} is over the {rule.limit_text()} limit in {rule.policy}")
 
 
 def _question(actor: Actor, request: Request, text: str) -> Decision:

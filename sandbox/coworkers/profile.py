@@ -85,7 +85,11 @@ class ApprovalRule(_Model):
     _what = field_validator("what", mode="before")(lambda cls, v: _keywords(v))
 
     def limit_text(self) -> str:
-        n = f"{self.limit:,.0f}" if float(self.limit).is_integer() else f"{self.limit:,.2f}"
+        return self.amount_text(self.limit)
+
+    def amount_text(self, amount: float) -> str:
+        """``12%``, ``$2,400``, ``2,400.50 EUR``: an amount in the rule's unit."""
+        n = f"{amount:,.0f}" if float(amount).is_integer() else f"{amount:,.2f}"
         return f"{n}%" if self.unit == "%" else f"{self.unit}{n}" if len(self.unit) == 1 else f"{n} {self.unit}"
 
 

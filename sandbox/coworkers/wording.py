@@ -61,13 +61,6 @@ def first_name(name: str) -> str:
     return (name or "").split(" ")[0] or "there"
 
 
-def _money(amount: float | None, unit: str) -> str:
-    if amount is None:
-        return ""
-    n = f"{amount:,.0f}" if float(amount).is_integer() else f"{amount:,.2f}"
-    return f"{n}%" if unit == "%" else f"{unit}{n}" if len(unit) == 1 else f"{n} {unit}"
-
-
 def _when(t: datetime) -> str:
     hour = t.hour % 12 or 12
     return f"{t:%b} {t.day}, {t.year} {hour}:{t:%M} {'AM' if t.hour < 12 else 'PM'}"
@@ -90,7 +83,8 @@ def word(decision: Decision, actor: Actor, *, requester: str, rng: random.Random
         else:
             fields["options"] = (": " + " or ".join(d.options)) if d.options else ""
     elif kind in ("approve", "refuse") and d.rule is not None:
-        fields.update(limit=d.rule.limit_text(), policy=d.rule.policy, amount=_money(d.amount, d.rule.unit), reason=d.reason)
+        fields.update(limit=d.rule.limit_text(), policy=d.rule.policy, amount=d.rule.amount_text(d.amount) if d.amount is not None else "",
+                      reason=d.reason)
     elif kind == "refuse":
         fields["reason"] = d.reason
     elif kind == "delegate":
