@@ -33,11 +33,14 @@ class Moment(SpecModel):
 
 
 class BeforeSpec(CheckSpec):
-    """``first`` happened, and before ``then`` (both must happen during the episode)."""
+    """``first`` happened, and before ``then`` (both must happen during the episode). With
+    ``optional_then: true`` an episode where ``then`` never happened passes (a guard on an action
+    the agent may rightly not take: "if the discount was applied, the approval came first")."""
 
     kind: Literal["before"] = "before"
     first: Moment
     then: Moment
+    optional_then: bool = False
 
     def default_name(self) -> str:
         return f"before:{self.first.table}:{self.then.table}"
@@ -54,7 +57,9 @@ class BeforeSpec(CheckSpec):
     def evaluate(self, env: Env) -> list[Check]:
         a, b = first_seq(env, self.first), first_seq(env, self.then)
         sentence = env.resolve(self.sentence) if self.sentence else f"{self.first.phrase(env)} before {self.then.phrase(env)}"
-        if a is None:
+        if b is None and self.optional_then:
+            detail = None
+        elif a is None:
             detail = "the first change never happened"
         elif b is None:
             detail = "the second change never happened"
