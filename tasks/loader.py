@@ -290,7 +290,9 @@ def check_template(t: TaskTemplate, verifier: Verifier | None, macros: dict[str,
         if ev.message is not None:
             check_names(ev.message.model_dump(by_alias=True), f"events[{i}].message", after)
         if ev.update is not None:
+            before = len(problems)
             check_changes([ev.update], f"events[{i}].update", set(after))
+            problems[before:] = [p.replace(f"events[{i}].update[0]", f"events[{i}].update", 1) for p in problems[before:]]
     if verifier is not None:
         missing = {n for n in verifier.parameters if n not in after}
         if missing:
