@@ -45,6 +45,9 @@ class AppSpec:
     # Field metadata the models cannot say: {table: {column: {"label", "picklist", "required", "lookup"}}},
     # read by `sandbox schema` (and any tool that needs the forms' vocabulary).
     fields: Callable[[], dict[str, dict[str, dict[str, Any]]]] | None = None
+    # The app's co-worker adapter (apps_web/messaging.py): how people's requests and replies travel
+    # through it (mail threads, chat conversations, approval records); None if it carries none.
+    messaging: Callable[[], Any] | None = None
     extra: dict = field(default_factory=dict)
 
     @property

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from datetime import datetime
+from dataclasses import dataclass, replace
 
 from sqlalchemy import Engine
 
 from .world import InvalidWorldId, UnknownWorld, WorldClock, WorldMeta, WorldStore, engine_for, read_meta, validate_world_id
+from .world.meta import change_counter, read_clock
 
 WORLD_HEADER = "x-sandbox-world"
 # How an episode may work ("gui", "tools" or both, comma-separated); without "tools", the host
@@ -19,16 +22,25 @@ INTERFACES_HEADER = "x-sandbox-interfaces"
 
 @dataclass(frozen=True)
 class WorldHandle:
-    """The world a request runs against: its id, engine and frozen clock."""
+    """The world a request runs against: its id, engine and clock (as of the request)."""
 
     id: str
     engine: Engine
     meta: WorldMeta
     inode: tuple[int, int]
+    counter: bytes = b""  # the file's change counter when ``meta`` was read
 
     @property
     def clock(self) -> WorldClock:
         return WorldClock(self.meta.clock)
+
+
+def _clock_of(path: str | os.PathLike[str]) -> datetime:
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return read_clock(conn)
+    finally:
+        conn.close()
 
 
 class WorldResolver:
@@ -53,8 +65,16 @@ class WorldResolver:
             handle = self._cache.get(world_id)
             if handle is not None and handle.inode == inode:
                 self._cache.move_to_end(world_id)
+        if handle is not None and handle.inode == inode:
+            counter = change_counter(path)
+            if counter == handle.counter:
                 return handle
-        handle = WorldHandle(id=world_id, engine=engine_for(path), meta=read_meta(path), inode=inode)
+            # The world was written since: the environment may have moved its clock.
+            with self._lock:
+                handle = self._cache[world_id] = replace(handle, meta=replace(handle.meta, clock=_clock_of(path)), counter=counter)
+            return handle
+        counter = change_counter(path)
+        handle = WorldHandle(id=world_id, engine=engine_for(path), meta=read_meta(path), inode=inode, counter=counter)
         with self._lock:
             old = self._cache.pop(world_id, None)
             self._cache[world_id] = handle

@@ -337,6 +337,10 @@ def _claim(cp: Checkpoint, world_id: str) -> Path:
     return marker
 
 
+# Extensions an episode makes from its spec (sandbox.episode._open_extensions).
+_SPEC_EXTENSIONS = frozenset({"coworkers"})
+
+
 async def resume(
     cls: type[Episode],
     runtime: Runtime,
@@ -368,7 +372,9 @@ async def resume(
         raise CheckpointError(f"checkpoint {cp.path} starts in app {spec.app!r}, which this host does not serve (apps: {', '.join(host.app_names)})")
     saved_ext = m.get("extensions") or {}
     given = dict(extensions or {})
-    missing = [name for name in saved_ext if name not in given]
+    # The spec's own extensions (the co-workers of a task with actors) are made as Episode.open makes
+    # them; only extensions of the caller's own must be passed in.
+    missing = [name for name in saved_ext if name not in given and name not in _SPEC_EXTENSIONS]
     if missing:
         raise CheckpointError(
             f"checkpoint {cp.path} holds the state of extension(s) {', '.join(map(repr, missing))}: pass "
@@ -407,10 +413,17 @@ async def resume(
         episode._milestones = [dict(x) for x in m.get("milestones") or []]
         episode.origin = {"checkpoint": str(cp.path.resolve()), "branch": branch, "step": episode.steps,
                           "from_world": (m.get("world") or {}).get("from_world")}  # fmt: skip
+        from .episode import _open_extensions
+
+        _open_extensions(episode)
         for name, obj in given.items():
+            old_ext = episode.extensions.pop(name, None)
+            if old_ext is not None and old_ext is not obj:
+                old_ext.close()
+            episode.extensions[name] = obj
+        for name, obj in episode.extensions.items():
             if name in saved_ext:
                 obj.restore(saved_ext[name])
-            episode.extensions[name] = obj
         await _reopen_tabs(episode, m["tabs"], ec.page)
         context.on("page", episode._on_page)
         settled, png = await episode.watch.settle_capture(episode.watch.mark(), budget, capture=observe.screenshot != "none",

@@ -139,6 +139,7 @@ def verify_context_fields(episode: Episode, final_user: str | None = None) -> di
         "persona": episode.username,
         "reached": dict(episode._first_reached),
         "final_user": final_user,
+        "start_seq": episode._start_seq,
     }
 
 
@@ -182,7 +183,7 @@ class Episode:
     _tools: Any = None  # the episode's ToolSession, opened on its first tool call
     _milestones: list[dict[str, Any]] = field(default_factory=list)
     # Objects that live with the episode and are saved in its checkpoints: each has ``state()`` (JSON
-    # data) and ``restore(state)`` (see sandbox.checkpoint).
+    # data) and ``restore(state)`` (see sandbox.checkpoint); the co-workers' engine is "coworkers".
     extensions: dict[str, Any] = field(default_factory=dict)
     origin: dict[str, Any] | None = None  # the checkpoint a resumed episode started from
 
@@ -229,6 +230,7 @@ class Episode:
             context.on("page", episode._on_page)
             episode._db = world.connect()
             episode._seq = episode._start_seq = _changelog.last_seq(episode._db)
+            _open_extensions(episode)
             try:  # a path, a public URL (no port) or one with the host's port
                 start = episode.urls.resolve(spec.start_url, host.url(spec.app, "/"))
             except ActionError as exc:
@@ -409,6 +411,15 @@ class Episode:
                     png = None
         else:
             t_act = time.perf_counter()
+        coworkers = self.extensions.get("coworkers")
+        if coworkers is not None and parsed is not None and error is None:
+            delivered = coworkers.after_step(persona=self.username, action_name=parsed.action)
+            if delivered and parsed.action == "wait" and not self.watch.closed:  # waiting shows what arrived
+                mark = self.watch.mark()
+                await self.page.reload(wait_until="load", timeout=self.budget.navigation * 1000)
+                settled, png = await self.watch.settle_capture(mark, self.budget, capture=self.observe.screenshot != "none", fast=self.observe.fast_png)
+        else:
+            delivered = []
         t_settle = time.perf_counter()
 
         if result.done:
@@ -432,6 +443,8 @@ class Episode:
         }
         if tool_result is not None:
             info["tool_result"] = tool_result.as_dict()
+        if delivered:
+            info["coworkers"] = delivered
         if result.cut:
             info["cut"] = True
         if settled is not None and settled.timed_out:
@@ -439,6 +452,8 @@ class Episode:
         line = {"step": self.steps, "action": info["action"], "url": obs["url"], "error": result.error}
         if tool_result is not None:
             line["tool_result"] = tool_result.as_dict()
+        if delivered:
+            line["coworkers"] = delivered
         self.trajectory.append(line)
         reward = 0.0
         reached: list[str] = []
@@ -658,12 +673,23 @@ class Episode:
         if self._db is not None:
             self._db.close()
             self._db = None
+        for ext in self.extensions.values():
+            ext.close()
         try:
             await self.context.close()
         except Exception:
             pass
         if not self.keep_world:
             self.runtime.store.drop(self.world)
+
+
+def _open_extensions(episode: Episode) -> None:
+    """The episode's extensions its spec asks for: the co-workers when it has actors or events."""
+    from .coworkers.extension import CoworkerExtension
+
+    ext = CoworkerExtension.for_spec(episode.spec, episode.world)
+    if ext is not None:
+        episode.extensions[ext.name] = ext
 
 
 def as_array(screenshot: Any) -> np.ndarray:

@@ -43,6 +43,9 @@ class EpisodeSpec:
     - ``track_progress``: grade the episode after every step that changed the world, so the verifier
       knows when each check was first reached (``VerifyContext.reached``: ordered milestones).
     - ``metadata``: free-form data for tools (difficulty, tags...); the env does not read it.
+    - ``actors``, ``events``, ``clock``: the world's people who answer the persona, the task's
+      scheduled events and the clock's per-step quantum (``sandbox.coworkers``; plain data, or
+      callables for world updates); with neither actors nor events the clock stays frozen.
     - ``reseed(seed)``: the spec of the same task for another seed, when the seed draws more than the
       world (a task's parameters, instruction and verifier); ``with_seed`` uses it.
     """
@@ -62,6 +65,9 @@ class EpisodeSpec:
     metadata: dict[str, Any] = field(default_factory=dict)
     track_progress: bool = False  # grade after every world-changing step (ordered milestones need it)
     interfaces: tuple[str, ...] = ("gui",)  # "gui" (screens, mouse, keyboard), "tools" (the apps' tools), or both
+    actors: tuple[Any, ...] = ()  # co-worker profiles (sandbox.coworkers.Actor or its plain data)
+    events: tuple[Any, ...] = ()  # scheduled events: {at | after_step, message | update}
+    clock: dict[str, Any] | None = field(default=None, compare=False)  # {per_step: "1m"}
     reseed: Callable[[int], EpisodeSpec] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:

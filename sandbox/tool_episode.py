@@ -36,6 +36,7 @@ class ToolEpisode:
     steps: list[dict[str, Any]] = field(default_factory=list)
     _start_seq: int = 0
     _closed: bool = False
+    extensions: dict[str, Any] = field(default_factory=dict)  # checkpointed parts: the co-workers
 
     @classmethod
     async def open(cls, host: Any, spec: EpisodeSpec, *, apps: list[str] | tuple[str, ...] | None = None) -> ToolEpisode:
@@ -43,6 +44,11 @@ class ToolEpisode:
         store: WorldStore = host.state.store
         world, username = await asyncio.to_thread(fork_world, store, spec, host.state.specs)
         episode = cls._bind(host, store, world, username, spec=spec, apps=apps)
+        from .coworkers.extension import CoworkerExtension
+
+        ext = CoworkerExtension.for_spec(spec, world)
+        if ext is not None:
+            episode.extensions[ext.name] = ext
         return episode
 
     @classmethod
@@ -69,14 +75,32 @@ class ToolEpisode:
             return ToolResult(tool=name, ok=False, status=0, error="This episode has ended; start a new one.")
         t0 = time.perf_counter()
         result = await self.session.call(name, arguments or {})
-        self.steps.append({
+        line = {
             "step": len(self.steps) + 1,
             "action": {"action": "tool_call", "name": name, "arguments": arguments or {}},
             "tool_result": result.as_dict(),
             "error": None if result.ok else result.error,
             "elapsed_ms": round((time.perf_counter() - t0) * 1000, 2),
-        })
+        }
+        self._coworkers(line, "tool_call")
+        self.steps.append(line)
         return result
+
+    def wait(self) -> list[dict[str, Any]]:
+        """Let world time pass to the next scheduled event (a co-worker's reply): what was delivered."""
+        line: dict[str, Any] = {"step": len(self.steps) + 1, "action": {"action": "wait"}}
+        delivered = self._coworkers(line, "wait")
+        self.steps.append(line)
+        return delivered
+
+    def _coworkers(self, line: dict[str, Any], action: str) -> list[dict[str, Any]]:
+        ext = self.extensions.get("coworkers")
+        if ext is None or self._closed:
+            return []
+        delivered = ext.after_step(persona=self.username, action_name=action)
+        if delivered:
+            line["coworkers"] = delivered
+        return delivered
 
     def submit_answer(self, text: str) -> None:
         self.answer = str(text)
@@ -103,7 +127,7 @@ class ToolEpisode:
                 end_db=self.world.path, diff=self.changes(), instruction=self.spec.instruction, answer=self.answer,
                 infeasible=self.infeasible_reason is not None, infeasible_reason=self.infeasible_reason,
                 steps=list(self.steps), params=dict(self.spec.params), ignore=registry.volatile_columns(),
-                persona=self.username, final_user=self.username,
+                persona=self.username, final_user=self.username, start_seq=self._start_seq,
             )
             return await asyncio.to_thread(self.spec.verify, ctx)
         except Exception as exc:
@@ -113,6 +137,8 @@ class ToolEpisode:
         if self._closed:
             return
         self._closed = True
+        for ext in self.extensions.values():
+            ext.close()
         await self.session.aclose()
         if not self.keep_world:
             await asyncio.to_thread(self.store.drop, self.world)

@@ -62,6 +62,9 @@ class TaskInstance:
     near_misses: list[Solution]
     volatile: tuple[str, ...] = ()
     tool_oracle: Solution | None = None  # the oracle in tool calls, for a task that allows screens and tools
+    actors: list[dict[str, Any]] = field(default_factory=list)  # rendered and checked co-worker profiles
+    events: list[dict[str, Any]] = field(default_factory=list)  # {at | after_step, message | update (a callable)}
+    clock: dict[str, Any] | None = None
 
     @property
     def id(self) -> str:
@@ -257,7 +260,13 @@ def instantiate(task: LoadedTask, seed: int, template_db: Path | str, *, volatil
     tool_oracle = None
     if t.tool_oracle:
         tool_oracle = Solution(name=TOOL_ORACLE, kind="oracle", steps=_finish(expand(t.tool_oracle, params, task.macros, "tool_oracle")))
+    actors = _actors(t, params)
+    events = [_event(ev, params, i) for i, ev in enumerate(t.events)]
+    clock = t.clock.model_dump() if t.clock is not None else None
     return TaskInstance(
+        actors=actors,
+        events=events,
+        clock=clock,
         template=t,
         verifier=task.verifier,
         seed=seed,
@@ -270,6 +279,45 @@ def instantiate(task: LoadedTask, seed: int, template_db: Path | str, *, volatil
         volatile=volatile,
         tool_oracle=tool_oracle,
     )
+
+
+def _actors(t: TaskTemplate, params: dict[str, Any]) -> list[dict[str, Any]]:
+    """The co-worker profiles with the parameters filled in, checked as the engine will read them."""
+    from pydantic import ValidationError
+
+    from sandbox.coworkers.profile import Actor
+
+    out = []
+    for i, data in enumerate(t.actors):
+        try:
+            rendered = render_value(data, params)
+        except RenderError as e:
+            raise InstanceError(f"actors[{i}]: {e}") from None
+        try:
+            Actor.model_validate(rendered)
+        except ValidationError as e:
+            problems = "; ".join(f"{'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors())
+            raise InstanceError(f"actors[{i}]: {problems}") from None
+        out.append(rendered)
+    return out
+
+
+def _event(ev: Any, params: dict[str, Any], i: int) -> dict[str, Any]:
+    where = f"events[{i}]"
+    data: dict[str, Any] = {"at": ev.at, "after_step": ev.after_step}
+    if ev.message is not None:
+        try:
+            data["message"] = render_value(ev.message.model_dump(by_alias=True, exclude_none=True), params)
+        except RenderError as e:
+            raise InstanceError(f"{where}.message: {e}") from None
+    else:
+        op, snapshot = ev.update, dict(params)
+
+        def update(conn: sqlite3.Connection, op: SetupOp = op, snapshot: dict[str, Any] = snapshot) -> None:
+            apply_changes(conn, [op], dict(snapshot), f"{where}.update")
+
+        data["update"] = update
+    return data
 
 
 def _finish(steps: list[_Step]) -> list[_Step]:

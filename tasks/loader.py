@@ -284,6 +284,15 @@ def check_template(t: TaskTemplate, verifier: Verifier | None, macros: dict[str,
         _check_sql(sql, f"assert[{i}]", problems)
     check_names(t.instruction, "instruction", after)
     check_names(t.start_url, "start_url", after)
+    for i, actor in enumerate(t.actors):
+        check_names(actor, f"actors[{i}]", after)
+    for i, ev in enumerate(t.events):
+        if ev.message is not None:
+            check_names(ev.message.model_dump(by_alias=True), f"events[{i}].message", after)
+        if ev.update is not None:
+            before = len(problems)
+            check_changes([ev.update], f"events[{i}].update", set(after))
+            problems[before:] = [p.replace(f"events[{i}].update[0]", f"events[{i}].update", 1) for p in problems[before:]]
     if verifier is not None:
         missing = {n for n in verifier.parameters if n not in after}
         if missing:

@@ -396,6 +396,70 @@ class SetupOp(Strict):
         return next(k for k in ("update", "insert", "delete", "sql", "python") if getattr(self, k) is not None)
 
 
+# -- co-workers: people who answer, scheduled events, the clock ------------------------------------------
+_DURATION_RE = re.compile(r"^\+?\s*\d+(\.\d+)?\s*[smhd]$")
+
+
+def _actor_keys() -> set[str]:
+    from sandbox.coworkers.profile import Actor
+
+    return set(Actor.model_fields)
+
+
+class EventMessage(Strict):
+    """A message someone sends at the event's time: ``from`` (a username) to ``to`` (usernames), or
+    into a ``conversation`` (the app's id or name for it)."""
+
+    app: str
+    from_: str = Field(alias="from")
+    to: str | list[str] | None = None
+    conversation: str | int | None = None
+    subject: str = ""
+    text: str = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _where(self) -> EventMessage:
+        if not self.to and self.conversation is None:
+            raise ValueError("a message needs 'to' (usernames) or 'conversation'")
+        return self
+
+
+class TaskEvent(Strict):
+    """``at: "+45m"`` (world time after the start) or ``after_step: N``; a ``message`` or an ``update``
+    (one set-up change, applied to the world when the event comes)."""
+
+    at: str | None = None
+    after_step: int | None = Field(None, ge=1)
+    message: EventMessage | None = None
+    update: SetupOp | None = None
+
+    @model_validator(mode="after")
+    def _one_each(self) -> TaskEvent:
+        if (self.at is None) == (self.after_step is None):
+            raise ValueError("an event needs exactly one of 'at' (such as '+45m') or 'after_step' (a step number)")
+        if self.at is not None and not _DURATION_RE.match(self.at.strip()):
+            raise ValueError(f"'at' is an offset from the start such as '+45m', '+2h' or '+1d'; got {self.at!r}")
+        if (self.message is None) == (self.update is None):
+            raise ValueError("an event needs exactly one of 'message' or 'update'")
+        if self.update is not None and self.update.kind == "insert" and self.update.as_:
+            raise ValueError("an event's insert cannot name its row with 'as' (parameters are drawn before the episode)")
+        return self
+
+
+class ClockSpec(Strict):
+    """How the world clock moves in an episode with co-workers: ``per_step`` each step (a ``wait``
+    moves it on to the next scheduled event)."""
+
+    per_step: str = "1m"
+
+    @field_validator("per_step")
+    @classmethod
+    def _duration(cls, v: str) -> str:
+        if not _DURATION_RE.match(v.strip()) or v.strip().startswith("+"):
+            raise ValueError(f"per_step is a number and a unit (s, m, h or d) such as '1m'; got {v!r}")
+        return v
+
+
 class NearMiss(Strict):
     """A plausible wrong solution that the verifier must fail: GUI ``steps``, or (marked) direct
     world ``mutate`` changes when a GUI path is impractical, plus an optional final ``answer``."""
@@ -477,6 +541,29 @@ class TaskTemplate(Strict):
     interfaces: list[Literal["gui", "tools"]] = Field(default_factory=lambda: ["gui"], min_length=1)
     tool_oracle: list[Step] = Field(default_factory=list)
     near_misses: list[NearMiss] = Field(default_factory=list)
+    # The world's people who answer the persona (sandbox.coworkers.Actor, values may use {{ }}),
+    # scheduled events, and how the clock moves (it stays frozen without actors and events).
+    actors: list[dict[str, Any]] = Field(default_factory=list)
+    events: list[TaskEvent] = Field(default_factory=list)
+    clock: ClockSpec | None = None
+
+    @field_validator("actors")
+    @classmethod
+    def _actor_fields(cls, v: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        known = _actor_keys()
+        for i, a in enumerate(v):
+            unknown = sorted(set(a) - known)
+            if unknown:
+                raise ValueError(f"actors[{i}]: unknown keys {', '.join(unknown)}; an actor has {', '.join(sorted(known))}")
+            if "user" not in a:
+                raise ValueError(f"actors[{i}]: 'user' (the co-worker's username) is required")
+        return v
+
+    @model_validator(mode="after")
+    def _clock_needs_people(self) -> TaskTemplate:
+        if self.clock is not None and not self.actors and not self.events:
+            raise ValueError("clock moves only in tasks with actors or events: add them, or remove clock")
+        return self
 
     @model_validator(mode="after")
     def _oracles_fit_interfaces(self) -> TaskTemplate:

@@ -168,6 +168,9 @@ def episode_spec(inst: TaskInstance, *, reseed: Any = None) -> EpisodeSpec:
         metadata={"title": t.title, "category": t.category, "difficulty": t.difficulty, "tags": t.tags.model_dump()},
         track_progress=bool(inst.verifier.spec.ordered),
         interfaces=tuple(t.interfaces),
+        actors=tuple(inst.actors),
+        events=tuple(inst.events),
+        clock=inst.clock,
         reseed=reseed,
     )
 

@@ -253,7 +253,7 @@ def grade_directly(registry: TaskRegistry, job: Job, out: Outcome) -> None:
         reason = getattr(last, "report_infeasible", None)
         diff, _ = world.changes_since(seq)
         ctx = VerifyContext(end_db=world.path, diff=diff, instruction=inst.instruction, answer=answer,
-                            infeasible=reason is not None, infeasible_reason=reason, ignore=volatile_columns())
+                            infeasible=reason is not None, infeasible_reason=reason, ignore=volatile_columns(), start_seq=seq)
         _record(out, inst.verify(ctx))
         out.steps = 1
     finally:

@@ -20,7 +20,8 @@ class VerifyContext(BaseModel):
     ``persona`` is the username the episode was signed in as; ``final_user`` the username signed in
     at its end (``""`` when nobody is, ``None`` when the episode could not tell, e.g. no browser).
     ``reached`` maps a check's name to the step at which it first passed, when the episode graded its
-    progress step by step (for ordered milestones).
+    progress step by step (for ordered milestones). ``start_seq`` is the world's change log position
+    when the episode started (after its set-up), for checks on the order of changes.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -40,6 +41,7 @@ class VerifyContext(BaseModel):
     persona: str | None = None
     final_user: str | None = None
     reached: dict[str, int] = Field(default_factory=dict)
+    start_seq: int | None = None  # the change log position at the episode's start (order checks read after it)
 
     @classmethod
     def from_worlds(cls, start_db: Path | str, end_db: Path | str, **fields: Any) -> VerifyContext:

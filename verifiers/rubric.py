@@ -15,6 +15,7 @@ from .answer import AnswerSpec, InfeasibleSpec
 from .base import CheckSpec, Env
 from .db import ChangesSpec, StateSpec
 from .judge import JudgeSpec
+from .order import BeforeSpec
 from .values import EvaluationError
 from .verdict import Check, weighted_score
 from .trajectory import ForbiddenSpec, RouteSpec
@@ -118,8 +119,8 @@ class WeightedSpec(GroupSpec):
 
 
 AnyCheck = Annotated[
-    Union[StateSpec, ChangesSpec, AnswerSpec, InfeasibleSpec, VisualSpec, JudgeSpec, ForbiddenSpec, RouteSpec, AllSpec, AnySpec,
-          WeightedSpec],
+    Union[StateSpec, ChangesSpec, AnswerSpec, InfeasibleSpec, VisualSpec, JudgeSpec, ForbiddenSpec, RouteSpec, BeforeSpec, AllSpec,
+          AnySpec, WeightedSpec],
     Field(discriminator="kind"),
 ]
 
@@ -132,6 +133,7 @@ KINDS: dict[str, type[CheckSpec]] = {
     "judge": JudgeSpec,
     "forbidden": ForbiddenSpec,
     "route": RouteSpec,
+    "before": BeforeSpec,
     "all": AllSpec,
     "any": AnySpec,
     "weighted": WeightedSpec,

@@ -40,6 +40,13 @@ def _fields():
     }
 
 
+
+def _coworkers():
+    from .coworker import adapter
+
+    return adapter()
+
+
 APP = AppSpec(
     name="chat",
     title="Teams",
@@ -57,4 +64,5 @@ APP = AppSpec(
     # Reading moves read markers and clears notifications: bookkeeping, not work a verifier grades.
     volatile=("chat_member.last_read_id", "chat_activity.is_read", "chat_message.updated_at", "chat_conversation.last_message_at"),
     fields=_fields,
+    messaging=_coworkers,
 )

@@ -27,6 +27,13 @@ def _seed(ctx):
     seed_desk(ctx)
 
 
+
+def _coworkers():
+    from .coworker import adapter
+
+    return adapter()
+
+
 APP = AppSpec(
     name="desk",
     title="Service Management",
@@ -44,4 +51,5 @@ APP = AppSpec(
     # bookkeeping, like the CRM's; task SLA timers follow the incident's own changes (never the agent's
     # direct work), so they are not changes a verifier should count either
     volatile=("*.updated_at", "desk_task_sla"),
+    messaging=_coworkers,
 )

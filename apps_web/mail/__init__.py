@@ -35,6 +35,13 @@ def _fields():
     }
 
 
+
+def _coworkers():
+    from .coworker import adapter
+
+    return adapter()
+
+
 APP = AppSpec(
     name="mail",
     title="Outlook",
@@ -51,4 +58,5 @@ APP = AppSpec(
     templates_setup=_templates_setup,
     volatile=("mail_message.updated_at", "mail_event.updated_at", "mail_auto_reply.updated_at"),
     fields=_fields,
+    messaging=_coworkers,
 )

@@ -55,3 +55,25 @@ def read_meta(source: Path | sqlite3.Connection) -> WorldMeta:
         domain=rows.get("domain", ""),
         extra={k: v for k, v in rows.items() if k not in known},
     )
+
+
+def read_clock(conn: sqlite3.Connection) -> datetime:
+    """The world's clock as stored now (the environment advances it between steps)."""
+    row = conn.execute(f"SELECT value FROM {META_TABLE} WHERE key = 'clock'").fetchone()
+    return datetime.fromisoformat(row[0])
+
+
+def write_clock(conn: sqlite3.Connection, now: datetime) -> None:
+    """Move the world clock (the caller commits); every later request of the world sees it."""
+    conn.execute(f"UPDATE {META_TABLE} SET value = ? WHERE key = 'clock'", (now.replace(microsecond=0).isoformat(),))
+
+
+# Bytes 24-27 of a SQLite file: the "file change counter", bumped by every committed write in
+# rollback-journal mode (worlds never use WAL). Reading it tells whether the clock may have moved
+# for the price of one small read, instead of a query per request.
+_COUNTER = slice(24, 28)
+
+
+def change_counter(path: Path | str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read(28)[_COUNTER]

@@ -236,3 +236,21 @@ def test_the_worked_example_of_the_readme_loads_and_draws_its_instances(store) -
     assert registry.task_ids() == ["crm.lead-update-bounced-email"]
     names = {registry.instance("crm.lead-update-bounced-email", s).params["lead"]["name"] for s in range(3)}
     assert len(names) == 3  # each seed names another lead
+
+
+def test_actors_events_and_clock_errors_name_the_field(tmp_path: Path) -> None:
+    def with_(block: str) -> list[str]:
+        return problems(good(tmp_path, **{"instruction: ": block + "instruction: "}))
+
+    out = with_("actors:\n  - {user: bob, knws: []}\n")
+    assert any("actors[0]: unknown keys knws" in p for p in out)
+    assert any("'user'" in p for p in with_("actors:\n  - {delay: 5m}\n"))
+    assert any("exactly one of 'at'" in p for p in with_("events:\n  - {message: {app: chat, from: a, to: b, text: hi}}\n"))
+    assert any("such as '+45m'" in p for p in with_("events:\n  - {at: soon, message: {app: chat, from: a, to: b, text: hi}}\n"))
+    assert any("needs 'to'" in p for p in with_("events:\n  - {at: +5m, message: {app: chat, from: a, text: hi}}\n"))
+    assert any("events[0].update.set.amout: no column" in p
+               for p in with_("events:\n  - {after_step: 2, update: {update: crm_opportunity, where: {id: 1}, set: {amout: 5}}}\n"))
+    assert any("events[0].message" in p and "unknown" in p.lower()
+               for p in with_("events:\n  - {at: +5m, message: {app: chat, from: a, to: b, text: \"{{ nope }}\"}}\n"))
+    assert any("clock moves only in tasks with actors or events" in p for p in with_("clock: {per_step: 1m}\n"))
+    assert any("per_step" in p for p in with_("actors:\n  - {user: bob}\nclock: {per_step: often}\n"))

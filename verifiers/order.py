@@ -1,0 +1,88 @@
+"""Order checks: one change happened before another (``before``), read from the world's change log.
+
+"The approval was obtained before the discount was applied": the first change in the episode that
+made a row match ``first`` must come before the first change that made a row match ``then``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Iterator, Literal
+
+from pydantic import Field
+
+from .base import CheckSpec, Env, SpecModel
+from .conditions import Where, match_row, where_phrase, where_refs
+from .verdict import Check
+
+_OPS = {"add": ("I",), "update": ("U",), "any": ("I", "U")}
+
+
+class Moment(SpecModel):
+    """A change to look for: a row of ``table`` that came to match ``where`` (by an ``op``: add,
+    update, or any)."""
+
+    table: str
+    where: Where = Field(default_factory=dict)
+    op: Literal["add", "update", "any"] = "any"
+
+    def phrase(self, env: Env) -> str:
+        w = where_phrase(self.where, env)
+        verb = {"add": "was added", "update": "was updated", "any": "was written"}[self.op]
+        return f"a {self.table} row" + (f" where {w}" if w else "") + f" {verb}"
+
+
+class BeforeSpec(CheckSpec):
+    """``first`` happened, and before ``then`` (both must happen during the episode). With
+    ``optional_then: true`` an episode where ``then`` never happened passes (a guard on an action
+    the agent may rightly not take: "if the discount was applied, the approval came first")."""
+
+    kind: Literal["before"] = "before"
+    first: Moment
+    then: Moment
+    optional_then: bool = False
+
+    def default_name(self) -> str:
+        return f"before:{self.first.table}:{self.then.table}"
+
+    def describe(self) -> str:
+        return self.sentence or f"a {self.first.table} change came before a {self.then.table} change"
+
+    def references(self) -> Iterator[tuple[str, str, str | None]]:
+        for part in ("first", "then"):
+            m: Moment = getattr(self, part)
+            yield f"{part}.table", m.table, None
+            yield from where_refs(m.where, m.table, f"{part}.where")
+
+    def evaluate(self, env: Env) -> list[Check]:
+        a, b = first_seq(env, self.first), first_seq(env, self.then)
+        sentence = env.resolve(self.sentence) if self.sentence else f"{self.first.phrase(env)} before {self.then.phrase(env)}"
+        if b is None and self.optional_then:
+            detail = None
+        elif a is None:
+            detail = "the first change never happened"
+        elif b is None:
+            detail = "the second change never happened"
+        elif a > b:
+            detail = f"it came after (change #{a} after #{b})"
+        else:
+            detail = None
+        return [self.check(sentence=sentence, passed=detail is None, expected="first before then",
+                           actual={"first": a, "then": b}, detail=detail)]
+
+
+def first_seq(env: Env, moment: Moment) -> int | None:
+    """The change log position of the episode's first change that made a row match ``moment``."""
+    env.require_fields(moment.table, list(moment.where))
+    start = env.ctx.start_seq or 0
+    ops = _OPS[moment.op]
+    rows = env.conn.execute(
+        f"SELECT seq, op, new FROM sandbox_changelog WHERE tbl = ? AND seq > ? AND op IN ({','.join('?' * len(ops))}) ORDER BY seq",
+        (moment.table, start, *ops))
+    for seq, _op, new in rows:
+        if new and match_row(moment.where, json.loads(new), env, moment.table):
+            return int(seq)
+    return None
+
+
+__all__ = ["BeforeSpec", "Moment", "first_seq"]
