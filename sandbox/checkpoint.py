@@ -418,7 +418,7 @@ async def resume(
         _open_extensions(episode)
         for name, obj in given.items():
             old_ext = episode.extensions.pop(name, None)
-            if old_ext is not None and old_ext is not obj:
+            if old_ext is not None and old_ext is not obj and hasattr(old_ext, "close"):
                 old_ext.close()
             episode.extensions[name] = obj
         for name, obj in episode.extensions.items():

@@ -674,7 +674,9 @@ class Episode:
             self._db.close()
             self._db = None
         for ext in self.extensions.values():
-            ext.close()
+            close = getattr(ext, "close", None)  # state()/restore() are the contract; close() is optional
+            if close is not None:
+                close()
         try:
             await self.context.close()
         except Exception:
