@@ -65,7 +65,7 @@ class Tally:
         self.n = state["n"]
 
 
-async def _play(episode: Episode, steps: list[Any]) -> dict[str, Any]:
+async def _play(episode: Episode, steps: list[Any], app: str = "crm") -> dict[str, Any]:
     """Play oracle steps on a live episode; the last step's info."""
     last: dict[str, Any] = {}
 
@@ -76,7 +76,7 @@ async def _play(episode: Episode, steps: list[Any]) -> dict[str, Any]:
         last = res.info
         return res.terminated or res.truncated
 
-    await Player(lambda: episode.page, step, base_url=episode.runtime.host.url("crm", "/")).play(steps)
+    await Player(lambda: episode.page, step, base_url=episode.runtime.host.url(app, "/")).play(steps)
     return last
 
 
@@ -233,5 +233,58 @@ def test_tabs_come_back_with_the_active_one_on_top(make_env, sbx_runtime, tmp_pa
     ep, _obs, _info = run(Episode.resume(sbx_runtime, tmp_path / "tabs", branch=True))
     try:
         assert (ep.spec.id, ep.spec.instruction, ep.spec.app) == ("playground.free", "two tabs", "playground") and ep.steps == 1
+    finally:
+        run(ep.close())
+
+
+CHAT_TASK = "chat.workflow-ask-manager-sign-date"
+
+
+def _replies(world: Any, conversation: int, persona: str) -> list[tuple]:
+    """The messages of a conversation written by someone else than the persona, with their times."""
+    conn = world.connect()
+    try:
+        return conn.execute(
+            "select m.body_text, m.created_at from chat_message m join identity_user u on u.id = m.author_id"
+            " where m.conversation_id = ? and u.username != ? order by m.id", (conversation, persona)).fetchall()
+    finally:
+        conn.close()
+
+
+def test_a_colleagues_pending_reply_survives_a_checkpoint(sbx_runtime, registry, tmp_path) -> None:  # noqa: ANN001
+    """Saved after the question, before the answer arrives: the resumed episode gets the same reply at the
+    same world time and the same verdict as the uninterrupted one."""
+    inst = registry.instance(CHAT_TASK, 0)
+    steps = list(inst.oracle.steps)
+    dm = inst.params["opp"]["dm"]
+    # up to the oracle's wait: the question is posted, the reply is pending
+    ask = next(i for i, st in enumerate(steps) if getattr(st, "action", None) == {"action": "wait", "duration": 0})
+
+    full = AsyncSandboxEnv(source=registry, task_id=CHAT_TASK, runtime=sbx_runtime)
+    run(full.reset(seed=0))
+    try:
+        end_full = run(_play(full.episode, steps, "chat"))
+        persona = full.episode.username
+        replies_full = _replies(full.episode.world, dm, persona)
+    finally:
+        run(full.close())
+    assert end_full["verdict"].passed
+
+    half = AsyncSandboxEnv(source=registry, task_id=CHAT_TASK, runtime=sbx_runtime)
+    run(half.reset(seed=0))
+    try:
+        run(_play(half.episode, steps[:ask], "chat"))
+        pending = half.episode.extensions["coworkers"].pending()
+        assert len(pending) == 1  # the manager's answer, not delivered yet
+        assert len(_replies(half.episode.world, dm, half.episode.username)) == len(replies_full) - 1
+        run(half.checkpoint(tmp_path / "asked"))
+    finally:
+        run(half.close())
+    ep, _obs, _info = run(Episode.resume(sbx_runtime, tmp_path / "asked", source=registry))
+    try:
+        assert ep.extensions["coworkers"].pending() == pending
+        end = run(_play(ep, steps[ask:], "chat"))
+        assert end["verdict"].model_dump(mode="json") == end_full["verdict"].model_dump(mode="json")
+        assert _replies(ep.world, dm, persona) == replies_full
     finally:
         run(ep.close())
