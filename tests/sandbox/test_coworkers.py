@@ -243,22 +243,34 @@ def test_confidential_hours_events_determinism_and_checkpoints(store) -> None:  
     assert results[0] == results[1]
 
 
-def test_the_host_sees_the_moved_clock_at_once(store) -> None:  # noqa: ANN001
-    """The host reads the clock per request (a changed file is re-read, an unchanged one is not)."""
+def test_the_host_sees_the_moved_clock_at_once(live_host) -> None:  # noqa: ANN001
+    """A page rendered after the clock moved shows the new time; the resolver only notices that the
+    file changed (one small read) and the request's own connection reads the clock."""
     import time
 
-    from apps_web.world.meta import write_clock
-    from apps_web.worlds import WorldResolver
+    import httpx
 
+    from apps_web.identity import WORLD_COOKIE
+    from apps_web.world.meta import write_clock
+
+    store, resolver = live_host.store, live_host.app.state.resolver
     w = store.create(0)
     try:
-        resolver = WorldResolver(store)
-        assert resolver.resolve(w.id).clock.now == MONDAY
+        def request() -> None:  # any route with a database session (here: refused for want of a sign-in)
+            r = httpx.get(f"http://127.0.0.1:{live_host.port}/mail/inbox", headers={"host": f"mail.localhost:{live_host.port}"},
+                          cookies={WORLD_COOKIE: w.id}, follow_redirects=False)
+            assert r.status_code in (302, 303, 307, 401), r.status_code
+
+        request()
+        assert resolver.resolve(w.id).clock.now == MONDAY and not resolver.resolve(w.id).stale
         conn = w.connect(readonly=False)
         write_clock(conn, MONDAY + timedelta(minutes=7))
         conn.commit()
         conn.close()
-        assert resolver.resolve(w.id).clock.now == MONDAY + timedelta(minutes=7)
+        assert resolver.resolve(w.id).stale  # written since: the next request's session reads the clock
+        request()
+        handle = resolver.resolve(w.id)
+        assert handle.clock.now == MONDAY + timedelta(minutes=7) and not handle.stale
         t0 = time.perf_counter()
         for _ in range(200):
             resolver.resolve(w.id)
