@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import datetime
 from typing import Annotated, Iterator
 
 from fastapi import Depends, Request
@@ -57,17 +59,30 @@ def get_world(request: Request) -> WorldHandle:
 WorldDep = Annotated[WorldHandle, Depends(get_world)]
 
 
-def get_session(world: WorldDep) -> Iterator[Session]:
+def get_session(request: Request, world: WorldDep) -> Iterator[Session]:
     with Session(world.engine) as session:
+        if world.stale:  # written since its clock was read: the environment may have moved the clock
+            world = _read_clock(request, world, session)
         session.info["now"] = world.clock.now  # who and when of this request's writes, for apps that record history
         yield session
+
+
+def _read_clock(request: Request, world: WorldHandle, session: Session) -> WorldHandle:
+    """The world with its clock as stored now, read on the request's own connection (a new connection
+    parses the whole schema; this one does anyway for the request's queries)."""
+    value = session.connection().exec_driver_sql("SELECT value FROM sandbox_meta WHERE key = 'clock'").scalar_one()
+    clock = datetime.fromisoformat(value)
+    resolver = getattr(getattr(request.app.state, "host", None), "resolver", None)  # the host's HostState
+    fresh = resolver.refreshed(world, clock) if resolver is not None else replace(world, meta=replace(world.meta, clock=clock), stale=False)
+    request.state.world = fresh
+    return fresh
 
 
 SessionDep = Annotated[Session, Depends(get_session)]
 
 
-def get_clock(world: WorldDep) -> WorldClock:
-    return world.clock
+def get_clock(request: Request, session: SessionDep) -> WorldClock:
+    return get_world(request).clock  # after the session, which reads the clock when it may have moved
 
 
 ClockDep = Annotated[WorldClock, Depends(get_clock)]

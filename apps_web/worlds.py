@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 import threading
 from collections import OrderedDict
 from datetime import datetime
@@ -12,7 +11,7 @@ from dataclasses import dataclass, replace
 from sqlalchemy import Engine
 
 from .world import InvalidWorldId, UnknownWorld, WorldClock, WorldMeta, WorldStore, engine_for, read_meta, validate_world_id
-from .world.meta import change_counter, read_clock
+from .world.meta import change_counter
 
 WORLD_HEADER = "x-sandbox-world"
 # How an episode may work ("gui", "tools" or both, comma-separated); without "tools", the host
@@ -22,25 +21,22 @@ INTERFACES_HEADER = "x-sandbox-interfaces"
 
 @dataclass(frozen=True)
 class WorldHandle:
-    """The world a request runs against: its id, engine and clock (as of the request)."""
+    """The world a request runs against: its id, engine and clock.
+
+    ``stale``: the world was written since its clock was read (the environment may have moved it);
+    the request's own database session reads the clock again (``apps_web.deps.get_session``), which
+    costs one small query on a connection the request opens anyway."""
 
     id: str
     engine: Engine
     meta: WorldMeta
     inode: tuple[int, int]
     counter: bytes = b""  # the file's change counter when ``meta`` was read
+    stale: bool = False
 
     @property
     def clock(self) -> WorldClock:
         return WorldClock(self.meta.clock)
-
-
-def _clock_of(path: str | os.PathLike[str]) -> datetime:
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        return read_clock(conn)
-    finally:
-        conn.close()
 
 
 class WorldResolver:
@@ -70,9 +66,7 @@ class WorldResolver:
             if counter == handle.counter:
                 return handle
             # The world was written since: the environment may have moved its clock.
-            with self._lock:
-                handle = self._cache[world_id] = replace(handle, meta=replace(handle.meta, clock=_clock_of(path)), counter=counter)
-            return handle
+            return replace(handle, counter=counter, stale=True)
         counter = change_counter(path)
         handle = WorldHandle(id=world_id, engine=engine_for(path), meta=read_meta(path), inode=inode, counter=counter)
         with self._lock:
@@ -84,6 +78,15 @@ class WorldResolver:
         if old is not None:
             old.engine.dispose()
         return handle
+
+    def refreshed(self, handle: WorldHandle, clock: datetime) -> WorldHandle:
+        """``handle`` with the clock its request read; cached unless the world changed again since."""
+        fresh = replace(handle, meta=replace(handle.meta, clock=clock), stale=False)
+        with self._lock:
+            cached = self._cache.get(handle.id)
+            if cached is not None and cached.inode == handle.inode and cached.engine is handle.engine:
+                self._cache[handle.id] = fresh
+        return fresh
 
     def _forget(self, world_id: str) -> None:
         with self._lock:

@@ -246,6 +246,10 @@ def instantiate(task: LoadedTask, seed: int, template_db: Path | str, *, volatil
             value = next(iter(rows[0].values())) if rows and rows[0] else None
             if not value:
                 raise InstanceError(f"assert[{i}]: {sql.strip()!r} does not hold in world seed {seed} (got {value!r})")
+        actors = _actors(t, params)
+        for i, actor in enumerate(actors):
+            if not conn.execute("SELECT 1 FROM identity_user WHERE username = ?", (str(actor["user"]),)).fetchone():
+                raise InstanceError(f"actors[{i}].user: {actor['user']!r} is not a user of world seed {seed}")
     finally:
         conn.close()
 
@@ -260,7 +264,6 @@ def instantiate(task: LoadedTask, seed: int, template_db: Path | str, *, volatil
     tool_oracle = None
     if t.tool_oracle:
         tool_oracle = Solution(name=TOOL_ORACLE, kind="oracle", steps=_finish(expand(t.tool_oracle, params, task.macros, "tool_oracle")))
-    actors = _actors(t, params)
     events = [_event(ev, params, i) for i, ev in enumerate(t.events)]
     clock = t.clock.model_dump() if t.clock is not None else None
     return TaskInstance(

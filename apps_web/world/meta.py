@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -75,5 +76,8 @@ _COUNTER = slice(24, 28)
 
 
 def change_counter(path: Path | str) -> bytes:
-    with open(path, "rb") as f:
-        return f.read(28)[_COUNTER]
+    fd = os.open(path, os.O_RDONLY)  # unbuffered: a Python file object costs several times more
+    try:
+        return os.pread(fd, 4, _COUNTER.start)
+    finally:
+        os.close(fd)

@@ -243,22 +243,34 @@ def test_confidential_hours_events_determinism_and_checkpoints(store) -> None:  
     assert results[0] == results[1]
 
 
-def test_the_host_sees_the_moved_clock_at_once(store) -> None:  # noqa: ANN001
-    """The host reads the clock per request (a changed file is re-read, an unchanged one is not)."""
+def test_the_host_sees_the_moved_clock_at_once(live_host) -> None:  # noqa: ANN001
+    """A page rendered after the clock moved shows the new time; the resolver only notices that the
+    file changed (one small read) and the request's own connection reads the clock."""
     import time
 
-    from apps_web.world.meta import write_clock
-    from apps_web.worlds import WorldResolver
+    import httpx
 
+    from apps_web.identity import WORLD_COOKIE
+    from apps_web.world.meta import write_clock
+
+    store, resolver = live_host.store, live_host.app.state.resolver
     w = store.create(0)
     try:
-        resolver = WorldResolver(store)
-        assert resolver.resolve(w.id).clock.now == MONDAY
+        def request() -> None:  # any route with a database session (here: refused for want of a sign-in)
+            r = httpx.get(f"http://127.0.0.1:{live_host.port}/mail/inbox", headers={"host": f"mail.localhost:{live_host.port}"},
+                          cookies={WORLD_COOKIE: w.id}, follow_redirects=False)
+            assert r.status_code in (302, 303, 307, 401), r.status_code
+
+        request()
+        assert resolver.resolve(w.id).clock.now == MONDAY and not resolver.resolve(w.id).stale
         conn = w.connect(readonly=False)
         write_clock(conn, MONDAY + timedelta(minutes=7))
         conn.commit()
         conn.close()
-        assert resolver.resolve(w.id).clock.now == MONDAY + timedelta(minutes=7)
+        assert resolver.resolve(w.id).stale  # written since: the next request's session reads the clock
+        request()
+        handle = resolver.resolve(w.id)
+        assert handle.clock.now == MONDAY + timedelta(minutes=7) and not handle.stale
         t0 = time.perf_counter()
         for _ in range(200):
             resolver.resolve(w.id)
@@ -302,3 +314,37 @@ def test_a_colleague_answers_a_chat_question_after_a_wait(make_env, store) -> No
     assert added[-1]["created_at"].startswith("2026-03-16 09:57")  # posted at 09:32 world time + 25 minutes
     assert episode.trajectory[-1]["coworkers"][0]["decision"] == "answer"
     assert episode.extensions["coworkers"].state()["pending"] == []
+
+
+def test_a_tool_session_asks_waits_and_passes_the_approval_task(store, registry) -> None:  # noqa: ANN001
+    """The shipped mail task worked by tool calls: the manager's refusal arrives after `wait()`, and the
+    task's `before` guard holds only when the decision came first."""
+    from apps_web.host import create_host
+    from sandbox.loop import background_loop
+    from sandbox.tool_episode import ToolEpisode
+
+    host = create_host(store, secret="test-secret")
+    spec = registry.get("mail.workflow-discount-approval", 1)  # 20%: over the manager's 15% limit
+    p = spec.params
+
+    async def solve(ask: bool):  # noqa: ANN202
+        ep = await ToolEpisode.open(host, spec)
+        try:
+            if ask:
+                sent = await ep.call("mail_send_message", {"to": p["opp"]["maddr"], "subject": p["subject"],
+                                                           "body": f"Could you approve a {p['pct']}% discount on {p['opp']['name']}?"})
+                assert sent.ok, sent.text()
+                assert ep.extensions["coworkers"].pending()[0]["decision"] == "refuse"
+                arrived = ep.wait()
+                assert arrived[0]["verdict"] is None and "over the 15% limit in Sales Discount Policy SDP-4" in arrived[0]["text"]
+            done = await ep.call("crm_update_opportunity", {"record_id": p["opp"]["id"], "next_step": p["outcome"]})
+            assert done.ok, done.text()
+            return await ep.verify(), list(ep.steps)
+        finally:
+            await ep.close()
+
+    verdict, steps = background_loop().run(solve(True))
+    assert verdict.passed, verdict.reason
+    assert p["outcome"] == "Discount 20% declined" and steps[1]["action"] == {"action": "wait"} and steps[1]["coworkers"]
+    skipped, _ = background_loop().run(solve(False))
+    assert not skipped.passed and skipped.score == 0 and "decision-first" in skipped.capped
