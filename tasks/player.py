@@ -19,6 +19,7 @@ from typing import Any, Awaitable, Callable
 from urllib.parse import urljoin
 
 from sandbox.actions import BaseAction, parse_action
+from sandbox.actions.model import MAX_KEY_REPEAT
 
 from .model import (
     AnswerStep,
@@ -364,6 +365,17 @@ class Player:
         if self.result.ended:
             return
         chosen = (await self.probe(step.select)).get("selected")
+        if chosen != step.option and chosen in options:
+            # The list's type-ahead forgets the letters typed after a pause between keys (a busy machine
+            # can make one): step from where it landed to the option with the arrow keys instead.
+            delta = options.index(step.option) - options.index(chosen)
+            await self.send({"action": "left_click", "x": x, "y": y})
+            for start in range(0, abs(delta), MAX_KEY_REPEAT):
+                await self.send({"action": "key", "key": "Down" if delta > 0 else "Up", "repeat": min(MAX_KEY_REPEAT, abs(delta) - start)})
+            await self.send({"action": "key", "key": "Return"})
+            if self.result.ended:
+                return
+            chosen = (await self.probe(step.select)).get("selected")
         if chosen != step.option:
             raise _Fail(f"the list shows {chosen!r} after choosing, not {step.option!r}")
 
