@@ -29,6 +29,7 @@ class EpisodeSpec:
     - ``id``: the task id, ``"<app>.<task>"``; ``"<app>.free"`` for free-form envs.
     - ``app``: the name of the app the episode starts in (an installed app, see ``apps_web.registry``);
       every app of the host is reachable.
+    - ``apps``: the other apps the task may use besides ``app`` (informative: what the agent will need).
     - ``start_url``: a path on the app's host (``"/opportunities/12"``), or an absolute URL on the host.
     - ``instruction``: the text the agent receives.
     - ``persona``: username of the signed-in user; if ``None``, the first user (lowest id) whose role
@@ -52,6 +53,7 @@ class EpisodeSpec:
 
     id: str
     app: str
+    apps: tuple[str, ...] = ()
     start_url: str = "/"
     instruction: str = ""
     persona: str | None = None
@@ -83,6 +85,10 @@ class EpisodeSpec:
         if not interfaces or set(interfaces) - set(INTERFACES):
             raise ValueError(f"EpisodeSpec.interfaces must be some of {', '.join(INTERFACES)}, got {self.interfaces!r}")
         object.__setattr__(self, "interfaces", interfaces)
+        apps = (self.apps,) if isinstance(self.apps, str) else tuple(self.apps)
+        if not all(isinstance(a, str) and a for a in apps):
+            raise ValueError(f"EpisodeSpec.apps must be app names (strings), got {self.apps!r}")
+        object.__setattr__(self, "apps", apps)
 
     @property
     def allows_tools(self) -> bool:

@@ -4,7 +4,9 @@ Checks, each reported as ``<file>: <field>: <problem>``: YAML syntax (with the l
 model (unknown keys, missing fields, wrong types), the id matches the file name, the app exists,
 the verifier spec builds and names only existing tables and fields, set-up changes name existing
 tables and columns, every SQL statement compiles against the world schema, every ``{{ name }}``
-refers to a parameter, every macro exists and gets its arguments, every Python hook imports.
+refers to a parameter, every macro exists and gets its arguments, every Python hook imports, the
+``apps`` a task may use besides its start app are installed, and a macro of another app
+(``<app>.<macro>``) belongs to one of them.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pydantic import ValidationError
 from verifiers import Verifier, VerifierSpecError, build_verifier
 
 from .errors import TaskFileError
-from .model import STEP_KEYS, RESERVED_PARAMS, ForEach, Macro, SetupOp, TaskTemplate, Use, _Step
+from .model import STEP_KEYS, RESERVED_PARAMS, ForEach, Goto, Macro, SetupOp, TaskTemplate, Use, _Step
 from .params import load_hook
 from .render import RenderError, expr_names, names_used, strings_in
 
@@ -185,9 +187,12 @@ def load_task(path: Path | str, *, macros: dict[str, Macro] | None = None, schem
 
     from apps_web import registry
 
+    names = ", ".join(s.name for s in registry.discover())
     if registry.get(template.app) is None:
-        names = ", ".join(s.name for s in registry.discover())
         problems.append(f"app: no app {template.app!r} (apps: {names})")
+    for i, other in enumerate(template.apps):
+        if registry.get(other) is None:
+            problems.append(f"apps[{i}]: no app {other!r} (installed apps: {names}); list only installed apps besides the start app")
 
     verifier = None
     try:
@@ -298,6 +303,7 @@ def check_template(t: TaskTemplate, verifier: Verifier | None, macros: dict[str,
         if missing:
             problems.append(f"verifier: unknown parameter {', '.join(sorted(missing))}")
     check_steps(t.oracle, "oracle", after, macros, problems, check_names)
+    check_macro_apps(t, problems)
     for i, nm in enumerate(t.near_misses):
         where = f"near_misses[{i}]"
         if nm.steps is not None:
@@ -318,7 +324,8 @@ def check_steps(steps: list[_Step], where: str, available: set[str], macros: dic
 
                 close = difflib.get_close_matches(step.use, list(macros), n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
-                problems.append(f"{w}.use: no macro {step.use!r}{hint}; macros: {', '.join(sorted(macros)) or 'none'}")
+                own = sorted(m for m in macros if "." not in m)
+                problems.append(f"{w}.use: no macro {step.use!r}{hint}; macros: {', '.join(own) or 'none'}")
                 continue
             missing = [a for a in macro.args if a not in step.args and a not in macro.defaults]
             unknown = [a for a in step.args if a not in macro.args and a not in macro.defaults]
@@ -338,6 +345,48 @@ def check_steps(steps: list[_Step], where: str, available: set[str], macros: dic
             check_steps(step.steps, f"{w}.steps", available | {step.as_}, macros, problems, check_names)
             continue
         check_names(step.model_dump(exclude_none=True), w, available)
+
+
+def _uses(steps: list[_Step]) -> list[tuple[int, Use]]:
+    out: list[tuple[int, Use]] = []
+    for i, step in enumerate(steps):
+        if isinstance(step, Use):
+            out.append((i, step))
+        elif isinstance(step, ForEach):
+            out += [(i, u) for _, u in _uses(step.steps)]
+    return out
+
+
+def check_macro_apps(t: TaskTemplate, problems: list[str]) -> None:
+    """A macro of another app (``mail.send``) is for a task that declares that app in ``apps``."""
+    allowed = {t.app, *t.apps}
+    lists = [("oracle", t.oracle), ("tool_oracle", t.tool_oracle)]
+    lists += [(f"near_misses[{i}].steps", nm.steps or []) for i, nm in enumerate(t.near_misses)]
+    for where, steps in lists:
+        for i, use in _uses(steps):
+            app = use.use.split(".", 1)[0] if "." in use.use else t.app
+            if app not in allowed:
+                problems.append(f"{where}[{i}].use: macro {use.use!r} is an app {app!r} macro; add {app!r} to the task's apps")
+
+
+def qualify_macros(app: str, macros: dict[str, Macro]) -> dict[str, Macro]:
+    """An app's macros as other apps' tasks see them: ``<app>.<name>``, their own ``use`` steps
+    qualified the same way, and their relative ``goto`` paths made absolute on the app's host
+    (a task's relative paths are on its start app)."""
+
+    def fix(steps: list[_Step]) -> list[_Step]:
+        out: list[_Step] = []
+        for step in steps:
+            if isinstance(step, Use) and step.use in macros:
+                step = step.model_copy(update={"use": f"{app}.{step.use}"})
+            elif isinstance(step, ForEach):
+                step = step.model_copy(update={"steps": fix(step.steps)})
+            elif isinstance(step, Goto) and step.goto.startswith("/"):
+                step = step.model_copy(update={"goto": f"http://{app}.localhost{step.goto}"})
+            out.append(step)
+        return out
+
+    return {f"{app}.{name}": m.model_copy(update={"steps": fix(m.steps)}) for name, m in macros.items()}
 
 
 def _macros_of(path: Path, errors: list[TaskFileError]) -> dict[str, Macro]:
@@ -360,20 +409,29 @@ def load_dir(root: Path | str, *, schema: Any = None, shipped: Path | str | None
 
     Macros: ``root/_macros.yaml`` serves every app, ``root/<app>/_macros.yaml`` its app (and wins).
     With ``shipped`` (the shipped tasks folder, for a folder of the author's own), the shipped
-    macros are seen too, under the folder's own."""
+    macros are seen too, under the folder's own. Every app's macros are also seen qualified,
+    ``<app>.<name>``, by the tasks that declare the app in ``apps`` (multi-app tasks)."""
     root = Path(root)
     tasks: dict[str, LoadedTask] = {}
     errors: list[TaskFileError] = []
     bases = [Path(shipped)] if shipped is not None and Path(shipped).resolve() != root.resolve() else []
     own_shared = _macros_of(root / MACRO_FILE, errors)
-    for app_dir in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))):
+    app_dirs = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
+    own_app_macros = {d.name: _macros_of(d / MACRO_FILE, errors) for d in app_dirs}
+    qualified: dict[str, Macro] = {}
+    for base in bases:
+        for d in sorted(p for p in base.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))):
+            qualified.update(qualify_macros(d.name, _macros_of(d / MACRO_FILE, [])))
+    for name, own in own_app_macros.items():
+        qualified.update(qualify_macros(name, own))
+    for app_dir in app_dirs:
         # shipped (shared, then the app's), then the folder's own (shared, then the app's): own wins
-        macros: dict[str, Macro] = {}
+        macros: dict[str, Macro] = dict(qualified)
         for base in bases:
             macros.update(_macros_of(base / MACRO_FILE, []))
             macros.update(_macros_of(base / app_dir.name / MACRO_FILE, []))
         macros.update(own_shared)
-        macros.update(_macros_of(app_dir / MACRO_FILE, errors))
+        macros.update(own_app_macros[app_dir.name])
         for path in sorted(app_dir.glob("*.yaml")):
             if path.name.startswith("_"):
                 continue

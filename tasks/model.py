@@ -27,6 +27,7 @@ Category = Literal[
     "mass-update",
     "workflow",
     "infeasible",
+    "long-horizon",
 ]
 NearMissKind = Literal["wrong_record", "wrong_value", "damage", "incomplete", "wrong_answer", "other"]
 RESERVED_PARAMS = frozenset({"persona", "seed", "task", "today", "now"})
@@ -523,6 +524,9 @@ class TaskTemplate(Strict):
 
     id: str
     app: str
+    # The apps the task may use besides its start ``app`` (checked against the installed apps at load);
+    # their macros are visible to the template as ``<app>.<macro>``.
+    apps: list[str] = Field(default_factory=list)
     title: str
     category: Category
     difficulty: Difficulty
@@ -605,6 +609,19 @@ class TaskTemplate(Strict):
             seen.add(nm.name)
         return v
 
+    @field_validator("apps")
+    @classmethod
+    def _apps(cls, v: list[str]) -> list[str]:
+        if len(set(v)) != len(v):
+            raise ValueError("apps names an app twice")
+        return v
+
+    @model_validator(mode="after")
+    def _apps_besides_start(self) -> TaskTemplate:
+        if self.app in self.apps:
+            raise ValueError(f"apps lists the apps besides the start app; remove {self.app!r} (it is 'app')")
+        return self
+
     @property
     def env_id(self) -> str:
         return f"sandbox/{self.app}.{self.id}"
@@ -614,6 +631,7 @@ class TaskTemplate(Strict):
             "id": self.id,
             "env_id": self.env_id,
             "app": self.app,
+            "apps": list(self.apps),
             "title": self.title,
             "category": self.category,
             "difficulty": self.difficulty,

@@ -156,6 +156,7 @@ def episode_spec(inst: TaskInstance, *, reseed: Any = None) -> EpisodeSpec:
     return EpisodeSpec(
         id=f"{t.app}.{t.id}",
         app=t.app,
+        apps=tuple(t.apps),
         start_url=inst.start_url,
         instruction=inst.instruction,
         persona=inst.persona,

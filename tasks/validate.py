@@ -202,6 +202,18 @@ def _record(out: Outcome, verdict: Any) -> None:
 
 
 JOB_TIMEOUT_S = 180.0  # one episode; a stuck one becomes an error instead of stalling the run
+JOB_STEPS = 30  # the steps JOB_TIMEOUT_S is meant for; a longer solution (a long-horizon task) gets more
+STEP_TIMEOUT_S = 3.0  # per step beyond JOB_STEPS
+
+
+def job_budget(registry: TaskRegistry, job: Job, base_s: float = JOB_TIMEOUT_S) -> float:
+    """The time one episode may take: ``base_s``, plus STEP_TIMEOUT_S for every step of its solution
+    beyond JOB_STEPS (so a 150-step oracle on a busy machine is not cut short as if it were stuck)."""
+    try:
+        steps = len(_solution(registry, registry.instance(job.task, job.seed), job.solution)[0].steps)
+    except Exception:  # noqa: BLE001 - the episode itself reports a bad instance or solution
+        steps = 0
+    return base_s + STEP_TIMEOUT_S * max(0, steps - JOB_STEPS)
 
 
 async def run_job(pool: Any, registry: TaskRegistry, job: Job, *, timeout_s: float = 10.0, job_timeout_s: float = JOB_TIMEOUT_S,
@@ -211,6 +223,7 @@ async def run_job(pool: Any, registry: TaskRegistry, job: Job, *, timeout_s: flo
     out = Outcome(job.task, job.seed, job.solution, job.kind, job.via, job.should_pass, round=job.round,
                   score_range=job.score_range)
     where: dict[str, Any] = {}
+    job_timeout_s = job_budget(registry, job, job_timeout_s) if job.solution != NOOP else job_timeout_s
     try:
         await asyncio.wait_for(_play_job(pool, registry, job, out, timeout_s, where, quick), job_timeout_s)
     except asyncio.TimeoutError:

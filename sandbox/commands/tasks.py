@@ -38,7 +38,7 @@ def register(app: typer.Typer) -> None:
         select: Optional[str] = typer.Option(None, "--tasks", "-t", help="Selectors: id globs (crm.*), tag:GLOB, difficulty:GLOB, app:GLOB."),
         tasks_dir: Optional[Path] = typer.Option(None, "--dir", help=DIR_HELP),
     ) -> None:
-        """List every task template (id, category, difficulty, tags, step limit, near-misses)."""
+        """List every task template (id, apps, category, difficulty, tags, step limit, near-misses)."""
         if ctx.invoked_subcommand is not None:
             ctx.obj = tasks_dir
             return
@@ -61,6 +61,7 @@ def register(app: typer.Typer) -> None:
 
         table = Table(title=f"{len(rows)} tasks", title_justify="left")
         table.add_column("id", no_wrap=True)
+        table.add_column("apps", no_wrap=True)
         table.add_column("category", no_wrap=True)
         table.add_column("difficulty")
         table.add_column("tags (skill; occupation)")
@@ -68,7 +69,7 @@ def register(app: typer.Typer) -> None:
         table.add_column("near-misses", justify="right")
         for r in rows:
             tags = ", ".join(r["tags"]["skill"]) + "; " + ", ".join(r["tags"]["occupation"])
-            table.add_row(f"{r['app']}.{r['id']}", r["category"], r["difficulty"], tags, str(r["max_steps"]), str(len(r["near_misses"])))
+            table.add_row(f"{r['app']}.{r['id']}", "+".join([r["app"], *r["apps"]]), r["category"], r["difficulty"], tags, str(r["max_steps"]), str(len(r["near_misses"])))
         Console(width=max(Console().width, 140)).print(table)
 
     @tasks.command("show")
@@ -92,7 +93,7 @@ def register(app: typer.Typer) -> None:
         data = inst.describe()
         data["verifier"] = inst.template.verifier
         t = inst.template
-        data.update(title=t.title, category=t.category, difficulty=t.difficulty, tags=t.tags.model_dump(), env_id=t.env_id,
+        data.update(title=t.title, apps=[t.app, *t.apps], category=t.category, difficulty=t.difficulty, tags=t.tags.model_dump(), env_id=t.env_id,
                     file=str(reg.task(f"{t.app}.{t.id}").path))
         if as_json:
             typer.echo(json.dumps(data, indent=2, default=str))
@@ -102,6 +103,8 @@ def register(app: typer.Typer) -> None:
 
         console = Console()
         console.print(f"[bold]{t.env_id}[/]  {t.title}  ({t.category}, {t.difficulty}, seed {seed})")
+        if t.apps:
+            console.print(f"[bold]Apps[/]         {', '.join([t.app, *t.apps])}")
         console.print(f"[dim]{data['file']}[/]")
         console.print(f"\n[bold]Instruction[/]  {inst.instruction}")
         console.print(f"[bold]Persona[/]      {inst.persona}    [bold]Start[/] {inst.start_url}    [bold]Max steps[/] {t.max_steps}")

@@ -254,3 +254,28 @@ def test_actors_events_and_clock_errors_name_the_field(tmp_path: Path) -> None:
                for p in with_("events:\n  - {at: +5m, message: {app: chat, from: a, to: b, text: \"{{ nope }}\"}}\n"))
     assert any("clock moves only in tasks with actors or events" in p for p in with_("clock: {per_step: 1m}\n"))
     assert any("per_step" in p for p in with_("actors:\n  - {user: bob}\nclock: {per_step: often}\n"))
+
+
+def test_apps_of_a_multi_app_task_and_their_macros(tmp_path: Path) -> None:
+    from tasks.registry import TASKS_DIR
+
+    # apps: installed apps besides the start app, named clearly otherwise
+    out = problems(good(tmp_path, **{"app: crm": "app: crm\napps: [mail, erp]"}))
+    assert any(p.startswith("apps[1]: no app 'erp' (installed apps: ") for p in out) and not any("apps[0]" in p for p in out)
+    out = problems(good(tmp_path, **{"app: crm": "app: crm\napps: [crm]"}))
+    assert any("remove 'crm' (it is 'app')" in p for p in out)
+    # another app's macro is seen as <app>.<name> by a task that declares the app, and by no other
+    app = tmp_path / "crm"
+    app.mkdir()
+    step = "  - click: {role: button, name: Closed}"
+    use = "  - use: mail.new_event_at\n    args: {subject: Kick-off, start: '2026-03-20T10:00', end: '2026-03-20T11:00'}"
+    good(app, "one-app", **{step: use})
+    good(app, "two-apps", **{step: use, "app: crm": "app: crm\napps: [mail]"})
+    tasks, errors = load_dir(tmp_path, shipped=TASKS_DIR)
+    assert list(tasks) == ["crm.two-apps"] and len(errors) == 1
+    assert "macro 'mail.new_event_at' is an app 'mail' macro; add 'mail' to the task's apps" in str(errors[0])
+    # its relative paths are on its own app's host, its own macros qualified the same way
+    macros = tasks["crm.two-apps"].macros
+    assert macros["mail.new_event_at"].steps[0].goto.startswith("http://mail.localhost/calendar/deeplink/compose?")
+    assert macros["crm.open_record"].steps == macros["open_record"].steps
+    assert tasks["crm.two-apps"].template.summary()["apps"] == ["mail"]

@@ -162,3 +162,19 @@ def test_instance_errors_name_the_file_the_seed_and_the_field(tmp_path: Path, st
         TaskRegistry(tmp_path, store=store).instance("lead-rate-hot", 2)
     message = str(info.value)
     assert "lead-rate-hot.yaml (seed 2)" in message and "assert[0]" in message
+
+
+def test_long_horizon_tasks_name_their_apps_in_the_episode_spec(registry: TaskRegistry) -> None:
+    from apps_web import registry as apps
+
+    installed = {a.name for a in apps.discover()}
+    long = [t for t in registry.task_ids() if registry.task(t).template.category == "long-horizon"]
+    assert long
+    for tid in long:
+        t = registry.task(tid).template
+        spec = registry.get(tid, 0)
+        assert t.id.startswith("long-") and len({t.app, *t.apps}) >= 3, tid
+        assert spec.apps == tuple(t.apps) and set(spec.apps) <= installed and spec.app not in spec.apps
+        # milestones: named, weighted credit checks
+        expect = [e for c in t.verifier["checks"] if c["kind"] == "changes" for e in c["expect"]]
+        assert 4 <= len(expect) <= 10 and all("name" in e and "weight" in e for e in expect), tid
