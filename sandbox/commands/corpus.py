@@ -34,6 +34,7 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
 
         import asyncio
+        import signal
 
         from sandbox.run.select import SelectionError, catalog, parse_seeds, select_tasks
         from tasks.corpus.build import Policy, build_async, engine_options
@@ -68,6 +69,10 @@ def register(app: typer.Typer) -> None:
             elif not quiet:
                 console.print(f"  [dim]duplicate {rec['id']} seed {rec['seed']} = seed {rec['same_as']}[/]", highlight=False)
 
+        def stop(_signum: int, _frame: object) -> None:
+            raise KeyboardInterrupt  # a kill (SIGTERM) stops like Ctrl-C: in-flight instances are dropped, the rest kept
+
+        signal.signal(signal.SIGTERM, stop)
         try:
             result = asyncio.run(build_async(reg, ids, seed_list, out, workers=workers, policy=Policy(full_seeds), limit=limit,
                                                        on_event=event, selection=tasks, **engine))
@@ -102,7 +107,7 @@ def register(app: typer.Typer) -> None:
         """Export the proven instances as a dataset: OUT/data/train-*.parquet and OUT/README.md (the Hub's
         YAML header and the data card). Load it with datasets.load_dataset(OUT)."""
         from tasks.corpus import CorpusError
-        from tasks.corpus import export as run
+        from tasks.corpus.dataset import export as run
 
         try:
             info = run(corpus_dir, out, format=fmt)

@@ -9,7 +9,7 @@ from typing import Any
 
 _EXPORTS = {
     "BuildResult": "build", "Candidate": "build", "build_async": "build", "instance_key": "build", "render": "build",
-    "compute_card": "card", "write_card": "card", "export": "export",
+    "compute_card": "card", "write_card": "card", "export": "dataset",
     "CorpusDir": "files", "CorpusError": "files", "Policy": "policy",
 }  # fmt: skip
 __all__ = sorted(_EXPORTS)

@@ -3,7 +3,7 @@ validation engine, and append each decided instance to the corpus folder.
 
 1. **Render** (cheap: parameters and instruction from the seed's template world, no browser). Seeds
    go in order, all templates at one seed before the next, so a build stopped early still covers
-   every template. An instance whose key (template, instruction, start page and parameters, less the
+   every template; the drawn instances are proven in batches as the seeds go. An instance whose key (template, instruction, start page and parameters, less the
    seed and the persona's user row: see :func:`instance_key`) equals a lower seed's is a duplicate:
    recorded, counted, never played. An instance that cannot be drawn is a failure.
 2. **Prove** (:class:`Policy`): at every seed the oracle (and the tool oracle where the task allows
@@ -30,7 +30,7 @@ import orjson
 
 from ..instance import TOOL_ORACLE, TaskInstance, _plain
 from ..registry import TaskRegistry
-from ..validate import NOOP, Job, Outcome, _browserless, plan, validate_async
+from ..validate import Job, Outcome, _browserless, plan, validate_async
 from .files import BUILDS, DUPLICATES, FAILURES, INSTANCES, CorpusDir
 from .policy import Policy
 
@@ -135,53 +135,71 @@ def proven_record(registry: TaskRegistry, cand: Candidate, outcomes: list[Outcom
     }
 
 
-def render(registry: TaskRegistry, task_ids: list[str], seeds: list[int], corpus: CorpusDir, policy: Policy, *,
-           limit: int | None = None, on_event: Event | None = None, result: BuildResult | None = None) -> list[Candidate]:
-    """Draw the instances not yet in the folder (seed by seed), record duplicates and instances that
-    cannot be drawn, and return the rest with their jobs, at most ``limit`` of them."""
-    result = result if result is not None else BuildResult()
-    done = corpus.done()
-    # keys already taken per template (proven, failed or duplicate), and the kept seeds so far
-    seen: dict[str, dict[str, int]] = {}
-    kept: dict[str, list[int]] = {}
-    for name in (INSTANCES, FAILURES):
-        for r in corpus.records(name):
-            if r.get("key"):
-                seen.setdefault(r["id"], {}).setdefault(r["key"], int(r["seed"]))
-                kept.setdefault(r["id"], []).append(int(r["seed"]))
-    out: list[Candidate] = []
-    for seed in seeds:
-        for tid in task_ids:
-            if (tid, seed) in done:
-                result.skipped += 1
+class Renderer:
+    """Draws instances seed by seed, remembering every key taken (from the folder, then as it goes),
+    so that a duplicate is found against any lower seed, in this run or an earlier one."""
+
+    def __init__(self, registry: TaskRegistry, task_ids: list[str], corpus: CorpusDir, policy: Policy, *,
+                 on_event: Event | None = None, result: BuildResult | None = None) -> None:
+        self.registry, self.task_ids, self.corpus, self.policy = registry, task_ids, corpus, policy
+        self.on_event = on_event
+        self.result = result if result is not None else BuildResult()
+        self.done = corpus.done()
+        self.seen: dict[str, dict[str, int]] = {}  # template -> instance key -> the seed that has it
+        self.kept: dict[str, list[int]] = {}  # template -> seeds proven or failed (not duplicates)
+        for name in (INSTANCES, FAILURES):
+            for r in corpus.records(name):
+                if r.get("key"):
+                    self.seen.setdefault(r["id"], {}).setdefault(r["key"], int(r["seed"]))
+                    self.kept.setdefault(r["id"], []).append(int(r["seed"]))
+
+    def _emit(self, kind: str, rec: dict[str, Any]) -> None:
+        if self.on_event:
+            self.on_event(kind, rec)
+
+    def render(self, seed: int, *, limit: int | None = None) -> list[Candidate]:
+        """The candidates of one seed (at most ``limit``); duplicates and instances that cannot be
+        drawn are recorded on the way."""
+        out: list[Candidate] = []
+        for tid in self.task_ids:
+            if (tid, seed) in self.done:
+                self.result.skipped += 1
                 continue
             if limit is not None and len(out) >= limit:
-                return out
+                break
             try:
-                inst = registry.instance(tid, seed)
+                inst = self.registry.instance(tid, seed)
                 key = instance_key(inst)
             except Exception as e:  # noqa: BLE001 - an instance that cannot be drawn is a recorded failure
-                rec = _fail_record(registry, tid, seed, "", "draw", [f"the instance could not be drawn: {e}"])
-                corpus.append(FAILURES, rec)
-                result.failed += 1
-                if on_event:
-                    on_event("failed", rec)
+                rec = _fail_record(self.registry, tid, seed, "", "draw", [f"the instance could not be drawn: {e}"])
+                self.corpus.append(FAILURES, rec)
+                self.result.failed += 1
+                self._emit("failed", rec)
                 continue
-            first = seen.setdefault(tid, {}).get(key)
-            if first is not None:
-                rec = {"id": tid, "seed": seed, "key": key, "same_as": first, "app": registry.task(tid).template.app}
-                corpus.append(DUPLICATES, rec)
-                result.duplicates += 1
-                if on_event:
-                    on_event("duplicate", rec)
+            first = self.seen.setdefault(tid, {}).get(key)
+            if first is not None and first != seed:
+                rec = {"id": tid, "seed": seed, "key": key, "same_as": first, "app": self.registry.task(tid).template.app}
+                self.corpus.append(DUPLICATES, rec)
+                self.result.duplicates += 1
+                self._emit("duplicate", rec)
                 continue
-            seen[tid][key] = seed
-            lower = sum(1 for s in kept.get(tid, []) if s < seed)
-            kept.setdefault(tid, []).append(seed)
-            cand = Candidate(tid, seed, key, full=lower < policy.full_seeds)
-            cand.jobs = [j for j in plan(registry, [tid], [seed])
-                         if policy.wants(j, _browserless(registry, inst, j), cand.full)]
+            self.seen[tid][key] = seed
+            lower = sum(1 for s in self.kept.get(tid, []) if s < seed)
+            self.kept.setdefault(tid, []).append(seed)
+            cand = Candidate(tid, seed, key, full=lower < self.policy.full_seeds)
+            cand.jobs = [j for j in plan(self.registry, [tid], [seed])
+                         if self.policy.wants(j, _browserless(self.registry, inst, j), cand.full)]
             out.append(cand)
+        return out
+
+
+def render(registry: TaskRegistry, task_ids: list[str], seeds: list[int], corpus: CorpusDir, policy: Policy, *,
+           limit: int | None = None, on_event: Event | None = None) -> list[Candidate]:
+    """Draw the instances of ``seeds`` not yet in the folder (see :class:`Renderer`)."""
+    renderer = Renderer(registry, task_ids, corpus, policy, on_event=on_event)
+    out: list[Candidate] = []
+    for seed in seeds:
+        out += renderer.render(seed, limit=None if limit is None else limit - len(out))
     return out
 
 
@@ -190,63 +208,85 @@ def engine_options() -> set[str]:
     return set(inspect.signature(validate_async).parameters)
 
 
+BATCH = 64  # instances drawn before they are played: bounded memory, and the first records come early
+
+
 async def build_async(registry: TaskRegistry, task_ids: list[str], seeds: list[int], out: Path | str, *,
                       workers: int = 2, policy: Policy | None = None, limit: int | None = None,
                       on_event: Event | None = None, runtime: Any = None, selection: str | None = None,
-                      **engine: Any) -> BuildResult:
-    """Build (or resume) the corpus in ``out``; ``engine`` options go to the validation engine
-    (:func:`tasks.validate.validate_async`), e.g. ``ray=...`` where it has that option."""
+                      batch: int = BATCH, **engine: Any) -> BuildResult:
+    """Build (or resume) the corpus in ``out``: seed after seed, draw the instances, then prove them
+    in batches of at least ``batch`` instances (a batch is one run of the validation engine).
+    ``engine`` options go to :func:`tasks.validate.validate_async`, e.g. ``ray=...`` where it has it."""
     unknown = set(engine) - engine_options()
     if unknown:
         raise TypeError(f"the validation engine has no option {', '.join(sorted(unknown))}")
     policy = policy or Policy()
     corpus = CorpusDir(out, create=True)
     result = BuildResult()
+    renderer = Renderer(registry, task_ids, corpus, policy, on_event=on_event, result=result)
     started = dt.datetime.now(dt.timezone.utc)
     t0 = time.perf_counter()
-    try:
-        cands = render(registry, task_ids, seeds, corpus, policy, limit=limit, on_event=on_event, result=result)
-        result.render_s = time.perf_counter() - t0
+    by_key: dict[tuple[str, int], Candidate] = {}
+    got: dict[tuple[str, int], list[Outcome]] = {}
+
+    def collect(o: Outcome) -> None:
+        key = (o.task, o.seed)
+        cand = by_key[key]
+        got.setdefault(key, []).append(o)
+        if len(got[key]) < len(cand.jobs):
+            return
+        outcomes = got.pop(key)
+        del by_key[key]
+        bad = [o for o in outcomes if not o.agrees]
+        if bad:
+            rec = _fail_record(registry, cand.task, cand.seed, cand.key, "prove", [f"{o.solution}: {o.ladder}" for o in bad], outcomes)
+            corpus.append(FAILURES, rec)
+            result.failed += 1
+            event = "failed"
+        else:
+            rec = proven_record(registry, cand, outcomes, policy)
+            corpus.append(INSTANCES, rec)
+            result.proven += 1
+            event = "proven"
+        if on_event:
+            on_event(event, {**rec, "seconds": sum(o.seconds for o in outcomes)})
+
+    async def prove(cands: list[Candidate]) -> None:
         jobs = [j for c in cands for j in c.jobs]
-        result.episodes = len(jobs)
-        by_key = {(c.task, c.seed): c for c in cands}
-        got: dict[tuple[str, int], list[Outcome]] = {}
-
-        def collect(o: Outcome) -> None:
-            key = (o.task, o.seed)
-            cand = by_key[key]
-            got.setdefault(key, []).append(o)
-            if len(got[key]) < len(cand.jobs):
-                return
-            outcomes = got.pop(key)
-            bad = [o for o in outcomes if not o.agrees]
-            if bad:
-                rec = _fail_record(registry, cand.task, cand.seed, cand.key, "prove", [f"{o.solution}: {o.ladder}" for o in bad], outcomes)
-                corpus.append(FAILURES, rec)
-                result.failed += 1
-                event = "failed"
-            else:
-                rec = proven_record(registry, cand, outcomes, policy)
-                corpus.append(INSTANCES, rec)
-                result.proven += 1
-                event = "proven"
-            if on_event:
-                on_event(event, {**rec, "seconds": sum(o.seconds for o in outcomes)})
-
-        t1 = time.perf_counter()
-        if jobs:
+        if not jobs:
+            return
+        by_key.update({(c.task, c.seed): c for c in cands})
+        result.episodes += len(jobs)
+        t = time.perf_counter()
+        try:
             await validate_async(registry, [], [], jobs=jobs, workers=workers, quick=True, on_outcome=collect, runtime=runtime, **engine)
-        result.prove_s = time.perf_counter() - t1
+        finally:
+            result.prove_s += time.perf_counter() - t
+
+    try:
+        pending: list[Candidate] = []
+        planned = 0
+        for seed in seeds:
+            if limit is not None and planned >= limit:
+                break
+            t = time.perf_counter()
+            cands = renderer.render(seed, limit=None if limit is None else limit - planned)
+            result.render_s += time.perf_counter() - t
+            planned += len(cands)
+            pending += cands
+            if len(pending) >= batch:
+                await prove(pending)
+                pending = []
+        await prove(pending)
     except BaseException:
         result.interrupted = True
-        result.prove_s = result.prove_s or (time.perf_counter() - t0 - result.render_s)
         raise
     finally:
         corpus.append(BUILDS, {
             "started": started.isoformat(timespec="seconds"), "wall_s": round(time.perf_counter() - t0, 1),
             "selection": selection, "seeds": _seed_text(seeds), "workers": workers, "limit": limit, "policy": asdict(policy),
-            "engine": {k: str(v) for k, v in engine.items()}, **{k: v for k, v in asdict(result).items()},
-            "instances_per_min": round(result.per_minute(), 2),
+            "engine": {k: str(v) for k, v in engine.items()}, **asdict(result), "instances_per_min": round(result.per_minute(), 2),
         })  # fmt: skip
         from .card import write_card
 
