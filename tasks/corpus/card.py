@@ -25,6 +25,10 @@ def _unique(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(out.values())
 
 
+def _number(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else x
+
+
 def _counts(values: list[str]) -> dict[str, int]:
     return dict(sorted(Counter(values).items()))
 
@@ -60,12 +64,13 @@ def compute_card(corpus: CorpusDir) -> dict[str, Any]:
             keys.setdefault(r["id"], set()).add(r["key"])
     for r in dups:
         row(r)["duplicates"] += 1
+        keys.setdefault(r["id"], set()).add(r["key"])  # its lower seed's key (that one may still be in flight)
     for tid, t in templates.items():
         t["seeds"] = t["proven"] + t["failed"] + t["duplicates"]
         t["distinct_params"] = len(keys.get(tid, ()))
         t["distinct_instructions"] = len(instructions.get(tid, ()))
         if steps.get(tid):
-            t["oracle_steps_median"] = statistics.median(steps[tid])
+            t["oracle_steps_median"] = _number(statistics.median(steps[tid]))
 
     small_pool = [{"id": tid, "distinct": t["distinct_params"], "seeds": t["seeds"], "duplicates": t["duplicates"]}
                   for tid, t in sorted(templates.items()) if t["duplicates"]]
@@ -89,7 +94,7 @@ def compute_card(corpus: CorpusDir) -> dict[str, Any]:
         "by_category": _counts([r["category"] for r in proven]),
         "by_difficulty": _counts([r["difficulty"] for r in proven]),
         "by_interfaces": _counts(["+".join(r["interfaces"]) for r in proven]),
-        "oracle_steps": ({"min": min(all_steps), "median": statistics.median(all_steps), "max": max(all_steps)} if all_steps else None),
+        "oracle_steps": ({"min": min(all_steps), "median": _number(statistics.median(all_steps)), "max": max(all_steps)} if all_steps else None),
         "per_template": dict(sorted(templates.items())),
         "small_pool": small_pool,
         "same_instruction": same_instruction,
