@@ -13,7 +13,8 @@ validation engine, and append each decided instance to the corpus folder.
    generic adversary is played too (those replay the oracle in the browser: the costly part).
 3. **Record**: as soon as all of an instance's episodes are in, one line goes to ``instances.jsonl``
    (every rung held) or ``failures.jsonl`` (with the broken rungs). Re-running skips every
-   (template, seed) already in the folder.
+   (template, seed) already in the folder, except failures marked ``retry`` (only episode errors,
+   no wrong verdict), which are played again.
 """
 
 from __future__ import annotations
@@ -91,9 +92,13 @@ Event = Callable[[str, dict[str, Any]], None]  # ("proven" | "failed" | "duplica
 
 def _fail_record(registry: TaskRegistry, task: str, seed: int, key: str, stage: str, reasons: list[str],
                  outcomes: list[Outcome] | None = None) -> dict[str, Any]:
+    """A failure; ``retry`` when no rung broke on a verdict, only episodes that could not be played
+    (a timeout on a loaded machine, a browser that crashed): the next build tries it again."""
     tpl = registry.task(task).template
+    bad = [o for o in outcomes or [] if not o.agrees]
     return {
         "id": task, "seed": seed, "key": key, "app": tpl.app, "stage": stage, "reasons": reasons,
+        "retry": bool(bad) and all(o.error is not None for o in bad),
         "outcomes": [{"solution": o.solution, "kind": o.kind, "via": o.via, "passed": o.passed, "score": o.score,
                       "error": o.error, "ladder": o.ladder, "reason": o.reason} for o in outcomes or []],
     }  # fmt: skip
@@ -146,12 +151,12 @@ class Renderer:
         self.result = result if result is not None else BuildResult()
         self.done = corpus.done()
         self.seen: dict[str, dict[str, int]] = {}  # template -> instance key -> the seed that has it
-        self.kept: dict[str, list[int]] = {}  # template -> seeds proven or failed (not duplicates)
+        self.kept: dict[str, set[int]] = {}  # template -> seeds proven or failed (not duplicates)
         for name in (INSTANCES, FAILURES):
             for r in corpus.records(name):
                 if r.get("key"):
                     self.seen.setdefault(r["id"], {}).setdefault(r["key"], int(r["seed"]))
-                    self.kept.setdefault(r["id"], []).append(int(r["seed"]))
+                    self.kept.setdefault(r["id"], set()).add(int(r["seed"]))
 
     def _emit(self, kind: str, rec: dict[str, Any]) -> None:
         if self.on_event:
@@ -184,8 +189,8 @@ class Renderer:
                 self._emit("duplicate", rec)
                 continue
             self.seen[tid][key] = seed
-            lower = sum(1 for s in self.kept.get(tid, []) if s < seed)
-            self.kept.setdefault(tid, []).append(seed)
+            lower = sum(1 for s in self.kept.get(tid, ()) if s < seed)
+            self.kept.setdefault(tid, set()).add(seed)
             cand = Candidate(tid, seed, key, full=lower < self.policy.full_seeds)
             cand.jobs = [j for j in plan(self.registry, [tid], [seed])
                          if self.policy.wants(j, _browserless(self.registry, inst, j), cand.full)]

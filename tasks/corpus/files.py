@@ -85,9 +85,6 @@ class CorpusDir:
     def instances(self) -> list[dict[str, Any]]:
         return self.records(INSTANCES)
 
-    def failures(self) -> list[dict[str, Any]]:
-        return self.records(FAILURES)
-
     def duplicates(self) -> list[dict[str, Any]]:
         return self.records(DUPLICATES)
 
@@ -95,12 +92,22 @@ class CorpusDir:
         return self.records(BUILDS)
 
     def done(self) -> dict[tuple[str, int], str]:
-        """(task, seed) -> its instance key, for every instance already decided (proven, failed or a duplicate)."""
+        """(task, seed) -> its instance key, for every instance already decided: proven, a duplicate,
+        or failed on a verdict (a failure marked ``retry``, whose episodes could not be played, is
+        not done: the next build plays it again)."""
         out: dict[tuple[str, int], str] = {}
         for name in (INSTANCES, FAILURES, DUPLICATES):
             for r in read_jsonl(self.root / name):
+                if name == FAILURES and r.get("retry"):
+                    continue
                 out[(r["id"], int(r["seed"]))] = r.get("key") or ""
         return out
+
+    def failures(self) -> list[dict[str, Any]]:
+        """The failures still standing: the last line of each instance, unless it was proven since."""
+        proven = {(r["id"], int(r["seed"])) for r in read_jsonl(self.root / INSTANCES)}
+        last = {(r["id"], int(r["seed"])): r for r in read_jsonl(self.root / FAILURES)}
+        return [r for k, r in last.items() if k not in proven]
 
     def append(self, name: str, record: dict[str, Any]) -> None:
         """Append one record as one line, flushed to disk before returning."""

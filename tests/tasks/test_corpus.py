@@ -150,3 +150,18 @@ def test_cli_errors_say_what_to_do(tmp_path) -> None:  # noqa: ANN001
     assert res.exit_code == 2 and "no proven instance" in res.output
     res = runner.invoke(app, ["corpus", "export", str(tmp_path / "empty"), str(tmp_path / "hf"), "--format", "csv"])
     assert res.exit_code == 2 and "unknown export format" in res.output
+
+
+def test_a_failure_without_a_wrong_verdict_is_tried_again(tmp_path) -> None:  # noqa: ANN001
+    corpus = CorpusDir(tmp_path, create=True)
+    corpus.append(FAILURES, {"id": "crm.a", "seed": 0, "key": "k0", "retry": False, "reasons": ["noop: it passed"]})
+    corpus.append(FAILURES, {"id": "crm.a", "seed": 1, "key": "k1", "retry": True, "reasons": ["oracle: the episode did not finish"]})
+    corpus.append(FAILURES, {"id": "crm.a", "seed": 2, "key": "k2", "retry": True, "reasons": ["oracle: the episode did not finish"]})
+    corpus.append(INSTANCES, {"id": "crm.a", "seed": 2, "key": "k2"})  # tried again, and proven
+    assert set(corpus.done()) == {("crm.a", 0), ("crm.a", 2)}
+    assert [(f["id"], f["seed"]) for f in corpus.failures()] == [("crm.a", 0), ("crm.a", 1)]
+    with open(tmp_path / FAILURES, "ab") as f:
+        f.write(b'{"id": "crm.a", "se')  # torn by a crash: skipped when read, cut when a build opens the folder
+    assert len(corpus.records(FAILURES)) == 3
+    CorpusDir(tmp_path, create=True)
+    assert (tmp_path / FAILURES).read_bytes().endswith(b"\"seed\":2}\n")
