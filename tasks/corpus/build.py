@@ -244,13 +244,20 @@ async def build_async(registry: TaskRegistry, task_ids: list[str], seeds: list[i
         outcomes = got.pop(key)
         del by_key[key]
         bad = [o for o in outcomes if not o.agrees]
+        failure = None
         if bad:
-            rec = _fail_record(registry, cand.task, cand.seed, cand.key, "prove", [f"{o.solution}: {o.ladder}" for o in bad], outcomes)
+            failure = _fail_record(registry, cand.task, cand.seed, cand.key, "prove", [f"{o.solution}: {o.ladder}" for o in bad], outcomes)
+        else:
+            try:
+                rec = proven_record(registry, cand, outcomes, policy)
+            except Exception as e:  # noqa: BLE001 - one instance's record must not stop the build
+                failure = _fail_record(registry, cand.task, cand.seed, cand.key, "record", [f"its record could not be made: {type(e).__name__}: {e}"], outcomes)
+        if failure is not None:
+            rec = failure
             corpus.append(FAILURES, rec)
             result.failed += 1
             event = "failed"
         else:
-            rec = proven_record(registry, cand, outcomes, policy)
             corpus.append(INSTANCES, rec)
             result.proven += 1
             event = "proven"
