@@ -133,6 +133,7 @@ def proven_record(registry: TaskRegistry, cand: Candidate, outcomes: list[Outcom
         "tool_oracle_steps": steps.get(TOOL_ORACLE),
         "proof": {
             "level": "full" if cand.full else "core",
+            "seconds": round(sum(o.seconds for o in outcomes), 1),  # the episodes' time, summed over workers
             "solutions": {o.solution: {"kind": o.kind, "via": o.via, "passed": o.passed, "score": o.score} for o in outcomes},
         },
         "template_version": template_version(registry, cand.task),

@@ -78,6 +78,13 @@ def compute_card(corpus: CorpusDir) -> dict[str, Any]:
                         for tid, t in sorted(templates.items())
                         if t["proven"] > 1 and t["distinct_instructions"] <= SAME_INSTRUCTION_SHARE * t["proven"]]
     all_steps = [int(r["oracle_steps"]) for r in proven if r.get("oracle_steps") is not None]
+    cost = {}
+    for level in ("full", "core"):
+        secs = [r["proof"]["seconds"] for r in proven if r.get("proof", {}).get("level") == level and "seconds" in r["proof"]]
+        eps = [len(r["proof"]["solutions"]) for r in proven if r.get("proof", {}).get("level") == level]
+        if secs:
+            cost[level] = {"instances": len(secs), "episodes_mean": round(statistics.mean(eps), 1),
+                           "episode_seconds_mean": round(statistics.mean(secs), 1)}
     policy = Policy(**builds[-1]["policy"]) if builds and builds[-1].get("policy") else Policy(DEFAULT_FULL_SEEDS)
     wall = sum(b.get("prove_s", 0) + b.get("render_s", 0) for b in builds)
     decided = sum(b.get("proven", 0) + b.get("failed", 0) for b in builds)
@@ -89,7 +96,7 @@ def compute_card(corpus: CorpusDir) -> dict[str, Any]:
         "templates_with_instances": sum(1 for t in templates.values() if t["proven"]),
         "proof": {"policy": policy.describe(), "full_seeds": policy.full_seeds,
                   "full": sum(1 for r in proven if r.get("proof", {}).get("level") == "full"),
-                  "core": sum(1 for r in proven if r.get("proof", {}).get("level") != "full")},
+                  "core": sum(1 for r in proven if r.get("proof", {}).get("level") != "full"), "cost": cost},
         "by_app": _counts([r["app"] for r in proven]),
         "by_category": _counts([r["category"] for r in proven]),
         "by_difficulty": _counts([r["difficulty"] for r in proven]),
@@ -126,6 +133,9 @@ def card_markdown(card: dict[str, Any]) -> str:
         f"(seeds {_seeds_text(card['seeds'])}); {card['failed']} failed, {card['duplicates']} duplicates left out.", "",
         "## What \"proven\" means", "", card["proof"]["policy"], "",
         f"Instances with the full proof: {card['proof']['full']}; with the core proof: {card['proof']['core']}.", "",
+        *([_table(["proof", "instances", "episodes per instance", "episode seconds per instance"],
+                  [[k, v["instances"], v["episodes_mean"], v["episode_seconds_mean"]] for k, v in card["proof"]["cost"].items()]), ""]
+          if card["proof"]["cost"] else []),
         "## Instances", "",
     ]  # fmt: skip
     for title, key in (("App", "by_app"), ("Category", "by_category"), ("Difficulty", "by_difficulty"), ("Interfaces", "by_interfaces")):

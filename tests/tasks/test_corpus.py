@@ -108,6 +108,7 @@ def test_build_resume_card_and_export(folder: TaskRegistry, runtime, tmp_path) -
     # the first seed plays every near-miss and adversary; the others the oracles and the browserless solutions
     assert real0["proof"]["level"] == "full" and {"into-description", "truncated", "adv-signed-out"} <= set(real0["proof"]["solutions"])
     assert real1["proof"]["level"] == "core" and set(real1["proof"]["solutions"]) == {"oracle", "tool-oracle", "noop", "adv-give-up"}
+    assert real1["proof"]["seconds"] > 0
 
     card = compute_card(corpus)
     assert (card["instances"], card["failed"], card["duplicates"], card["templates_with_instances"]) == (4, 3, 2, 2)
@@ -118,6 +119,7 @@ def test_build_resume_card_and_export(folder: TaskRegistry, runtime, tmp_path) -
     assert card["small_pool"] == [{"id": SAME, "distinct": 1, "seeds": 3, "duplicates": 2}]
     assert [(f["id"], f["seed"]) for f in card["failures"]] == sorted(failed)
     assert card["proof"] == {**card["proof"], "full": 2, "core": 2, "full_seeds": 1}
+    assert card["proof"]["cost"]["full"]["episodes_mean"] > card["proof"]["cost"]["core"]["episodes_mean"]
     assert json.loads((out / "card.json").read_text())["instances"] == 4  # the build wrote the card
     assert "| crm.answer-code-word | 1 | 3 | 2 |" in (out / "CARD.md").read_text()
 
