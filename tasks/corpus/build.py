@@ -104,7 +104,7 @@ def _fail_record(registry: TaskRegistry, task: str, seed: int, key: str, stage: 
     }  # fmt: skip
 
 
-def proven_record(registry: TaskRegistry, cand: Candidate, outcomes: list[Outcome], policy: Policy) -> dict[str, Any]:
+def proven_record(registry: TaskRegistry, cand: Candidate, outcomes: list[Outcome]) -> dict[str, Any]:
     """The corpus line of a proven instance: what an agent is given, what grades it, and its proof."""
     from verifiers.values import resolve
 
@@ -250,7 +250,7 @@ async def build_async(registry: TaskRegistry, task_ids: list[str], seeds: list[i
             failure = _fail_record(registry, cand.task, cand.seed, cand.key, "prove", [f"{o.solution}: {o.ladder}" for o in bad], outcomes)
         else:
             try:
-                rec = proven_record(registry, cand, outcomes, policy)
+                rec = proven_record(registry, cand, outcomes)
             except Exception as e:  # noqa: BLE001 - one instance's record must not stop the build
                 failure = _fail_record(registry, cand.task, cand.seed, cand.key, "record", [f"its record could not be made: {type(e).__name__}: {e}"], outcomes)
         if failure is not None:
