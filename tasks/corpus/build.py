@@ -224,6 +224,8 @@ async def build_async(registry: TaskRegistry, task_ids: list[str], seeds: list[i
     """Build (or resume) the corpus in ``out``: seed after seed, draw the instances, then prove them
     in batches of at least ``batch`` instances (a batch is one run of the validation engine).
     ``engine`` options go to :func:`tasks.validate.validate_async`, e.g. ``ray=...`` where it has it."""
+    from .card import write_card  # (the card imports the policy; imported here to keep the modules' order simple)
+
     unknown = set(engine) - engine_options()
     if unknown:
         raise TypeError(f"the validation engine has no option {', '.join(sorted(unknown))}")
@@ -291,6 +293,7 @@ async def build_async(registry: TaskRegistry, task_ids: list[str], seeds: list[i
             if len(pending) >= batch:
                 await prove(pending)
                 pending = []
+                write_card(corpus)  # the card follows a long build batch by batch
         await prove(pending)
     except BaseException:
         result.interrupted = True
@@ -301,8 +304,6 @@ async def build_async(registry: TaskRegistry, task_ids: list[str], seeds: list[i
             "selection": selection, "seeds": _seed_text(seeds), "workers": workers, "limit": limit, "policy": asdict(policy),
             "engine": {k: str(v) for k, v in engine.items()}, **asdict(result), "instances_per_min": round(result.per_minute(), 2),
         })  # fmt: skip
-        from .card import write_card
-
         write_card(corpus)
     return result
 
