@@ -32,6 +32,7 @@ import orjson
 from ..instance import TOOL_ORACLE, TaskInstance, _plain
 from ..registry import TaskRegistry
 from ..validate import Job, Outcome, _browserless, plan, validate_async
+from .card import seed_ranges, write_card
 from .files import BUILDS, DUPLICATES, FAILURES, INSTANCES, CorpusDir
 from .policy import Policy
 
@@ -224,8 +225,6 @@ async def build_async(registry: TaskRegistry, task_ids: list[str], seeds: list[i
     """Build (or resume) the corpus in ``out``: seed after seed, draw the instances, then prove them
     in batches of at least ``batch`` instances (a batch is one run of the validation engine).
     ``engine`` options go to :func:`tasks.validate.validate_async`, e.g. ``ray=...`` where it has it."""
-    from .card import write_card  # (the card imports the policy; imported here to keep the modules' order simple)
-
     unknown = set(engine) - engine_options()
     if unknown:
         raise TypeError(f"the validation engine has no option {', '.join(sorted(unknown))}")
@@ -301,21 +300,8 @@ async def build_async(registry: TaskRegistry, task_ids: list[str], seeds: list[i
     finally:
         corpus.append(BUILDS, {
             "started": started.isoformat(timespec="seconds"), "wall_s": round(time.perf_counter() - t0, 1),
-            "selection": selection, "seeds": _seed_text(seeds), "workers": workers, "limit": limit, "policy": asdict(policy),
+            "selection": selection, "seeds": seed_ranges(seeds), "workers": workers, "limit": limit, "policy": asdict(policy),
             "engine": {k: str(v) for k, v in engine.items()}, **asdict(result), "instances_per_min": round(result.per_minute(), 2),
         })  # fmt: skip
         write_card(corpus)
     return result
-
-
-def _seed_text(seeds: list[int]) -> str:
-    """Seeds as ranges: 0-9,12."""
-    parts: list[str] = []
-    for s in sorted(seeds):
-        if parts and "-" in parts[-1] and int(parts[-1].split("-")[1]) == s - 1:
-            parts[-1] = f"{parts[-1].split('-')[0]}-{s}"
-        elif parts and "-" not in parts[-1] and int(parts[-1]) == s - 1:
-            parts[-1] = f"{parts[-1]}-{s}"
-        else:
-            parts.append(str(s))
-    return ",".join(parts)

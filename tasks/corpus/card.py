@@ -120,17 +120,24 @@ def _table(headers: list[str], rows: list[list[Any]]) -> str:
     return "\n".join(lines)
 
 
-def _seeds_text(seeds: list[int]) -> str:
-    from .build import _seed_text
-
-    return _seed_text(seeds) or "none"
+def seed_ranges(seeds: list[int]) -> str:
+    """Seeds as ranges: 0-9,12."""
+    parts: list[str] = []
+    for s in sorted(seeds):
+        if parts and "-" in parts[-1] and int(parts[-1].split("-")[1]) == s - 1:
+            parts[-1] = f"{parts[-1].split('-')[0]}-{s}"
+        elif parts and "-" not in parts[-1] and int(parts[-1]) == s - 1:
+            parts[-1] = f"{parts[-1]}-{s}"
+        else:
+            parts.append(str(s))
+    return ",".join(parts)
 
 
 def card_markdown(card: dict[str, Any]) -> str:
     out = [
         "# Task corpus: data card", "",
         f"**{card['instances']} proven instances** of {card['templates_with_instances']} templates "
-        f"(seeds {_seeds_text(card['seeds'])}); {card['failed']} failed, {card['duplicates']} duplicates left out.", "",
+        f"(seeds {seed_ranges(card['seeds']) or 'none'}); {card['failed']} failed, {card['duplicates']} duplicates left out.", "",
         "## What \"proven\" means", "", card["proof"]["policy"], "",
         f"Instances with the full proof: {card['proof']['full']}; with the core proof: {card['proof']['core']}.", "",
         *([_table(["proof", "instances", "episodes per instance", "episode seconds per instance"],
