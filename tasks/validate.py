@@ -356,11 +356,14 @@ async def validate_async(
     screenshots: bool = False,
     quick: bool = False,
     with_adversaries: bool = True,
+    jobs: list[Job] | None = None,
 ) -> Report:
     """Run every job of the plan on an env pool with ``workers`` concurrent episodes.
 
     ``quick`` grades the no-op agent and the direct near-misses (world changes and an answer, no GUI
     step) without a browser: the same set-up, changes and verifier on a forked world, much faster.
+    ``jobs`` runs a plan made by the caller (e.g. a subset of each instance's solutions) instead of
+    planning ``task_ids`` x ``seeds``; its instances must be drawable.
     """
     from sandbox.observe import ObserveOptions
     from sandbox.pool import EpisodePool
@@ -371,7 +374,7 @@ async def validate_async(
     # and skipped, so one bad template or seed does not stop the run.
     broken: list[Outcome] = []
     good: dict[str, list[int]] = {}
-    for tid in task_ids:
+    for tid in task_ids if jobs is None else ():
         for seed in seeds:
             try:
                 registry.instance(tid, seed)
@@ -383,8 +386,9 @@ async def validate_async(
                 broken.append(out)
                 if on_outcome is not None:
                     on_outcome(out)
-    jobs = [j for tid, s_list in good.items()
-            for j in plan(registry, [tid], s_list, repeat, with_adversaries=with_adversaries)]
+    if jobs is None:
+        jobs = [j for tid, s_list in good.items()
+                for j in plan(registry, [tid], s_list, repeat, with_adversaries=with_adversaries)]
     observe = ObserveOptions(screenshot="png" if screenshots else "none")
     pool = EpisodePool(max_concurrency=workers, runtime=runtime, source=registry, observe=observe,
                        runtime_options={"store": registry.store, "apps": default_apps()})
