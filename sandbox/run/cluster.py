@@ -104,8 +104,8 @@ async def run_on_cluster(config: Any, opts: Any, run: RunDir, todo: list[tuple[T
     nodes: list[Any] = []
     try:
         nodes = await start_nodes(opts, slots=config.workers)
-        run.update_meta(ray={"address": opts.address, "actors": len(nodes), "episodes_per_actor": config.workers,
-                             "cpus_per_actor": opts.cpus_per_actor, "nodes": sorted({n.info.get("node_id") or "" for n in nodes})})  # fmt: skip
+        run.update_meta(ray={"address": opts.address, "episodes_per_actor": config.workers, "cpus_per_actor": opts.cpus_per_actor,
+                             "actors": [n.info for n in nodes]})  # fmt: skip
 
         def on_result(item: EpisodeItem, result: Any) -> None:
             if isinstance(result, BaseException):  # the item's code failed on the actor (not the actor)
