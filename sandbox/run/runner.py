@@ -111,7 +111,7 @@ async def run_async(
         "name": config.name, "agent": info.name, "agent_spec": config.agent, "agent_config": info.config,
         "tasks": config.tasks or ["*"], "seeds": config.seeds if isinstance(config.seeds, str) else ",".join(map(str, config.seeds)),
         "workers": config.workers, "max_steps": config.max_steps, "time_limit": config.time_limit, "episodes": len(pairs),
-        "ray": cluster.address if cluster else None,
+        "ray": {"address": cluster.address} if cluster else None,  # the actors are added once they run
     }  # fmt: skip
     if config.resume:
         before = RunDir(out).meta.get("agent_spec")
