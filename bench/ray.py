@@ -86,7 +86,7 @@ def main() -> None:
                 t0 = time.perf_counter()
                 result = env.run(RunConfig(**common, workers=workers, out=root / f"local{workers}"), source=source, progress=clock)
                 _row(table, f"local pool, {workers} worker{'s' * (workers > 1)}", clock, time.perf_counter() - t0, result.results)
-        ray.init(num_cpus=max(ACTORS), include_dashboard=False, log_to_driver=False, logging_level="WARNING")
+        ray.init(address="local", num_cpus=max(ACTORS), include_dashboard=False, log_to_driver=False, logging_level="WARNING")
         try:
             for actors in ACTORS:
                 clock = Clock()

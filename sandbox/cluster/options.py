@@ -75,7 +75,7 @@ def connect(opts: RayOptions) -> bool:
     common = {"log_to_driver": False, "logging_level": "WARNING", "configure_logging": True}
     try:
         if opts.address == "local":
-            ray.init(include_dashboard=False, **common)
+            ray.init(address="local", include_dashboard=False, **common)  # a new one, even if another runs here
         else:
             ray.init(address=opts.address, **common)
     except ConnectionError as exc:

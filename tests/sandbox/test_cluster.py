@@ -33,9 +33,17 @@ TASKS = ["crm.opportunity-close-won", "crm.account-update-phone", "desk.incident
 def cluster():  # noqa: ANN201 - one cluster for the module: a head without CPUs, two 1-CPU worker nodes
     from ray.cluster_utils import Cluster
 
-    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 0})
-    for _ in range(2):
-        c.add_node(num_cpus=1)
+    for attempt in range(3):  # Ray gives a raylet 30 s to register: a very busy machine may need another try
+        c = Cluster()
+        try:
+            c.add_node(num_cpus=0)  # the head
+            for _ in range(2):
+                c.add_node(num_cpus=1)
+            break
+        except Exception:
+            c.shutdown()
+            if attempt == 2:
+                raise
     ray.init(address=c.address, log_to_driver=False, logging_level="WARNING")
     yield c
     ray.shutdown()
@@ -98,14 +106,23 @@ asyncio.run(run_async(RunConfig(agent="oracle", tasks=sys.argv[4].split(","), se
 """
 
 
-def _wait(what: str, check, timeout: float = 120.0):  # noqa: ANN001, ANN202 - poll a real condition of the run folder
+def _wait(what: str, check, timeout: float = 300.0, driver=None):  # noqa: ANN001, ANN202 - poll a real condition of the run folder
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        if driver is not None and driver.poll() is not None:
+            raise AssertionError(f"the driver ended ({driver.returncode}) before {what}: {driver.stdout.read().decode()[-3000:]}")
         value = check()
         if value:
             return value
         time.sleep(0.1)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+def _alive(proc: psutil.Process) -> bool:
+    try:
+        return proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
 
 
 def test_a_killed_actor_and_a_killed_driver_lose_no_episode(cluster, store, registry, tmp_path):  # noqa: ANN001
@@ -117,14 +134,15 @@ def test_a_killed_actor_and_a_killed_driver_lose_no_episode(cluster, store, regi
     try:
         # Both actors started (their pids are in run.json) and both have an episode under way.
         actors = _wait("the actors", lambda: (json.loads((out / "run.json").read_text()).get("ray") or {}).get("actors")
-                       if (out / "run.json").exists() else None)  # fmt: skip
+                       if (out / "run.json").exists() else None, driver=driver)  # fmt: skip
         victim = psutil.Process(actors[0]["pid"])
         owned = [p for p in victim.children(recursive=True)]  # its Chromium, Playwright driver and app host
         assert any("chrom" in p.name().lower() for p in owned), [p.name() for p in owned]
-        _wait("an episode on each actor", lambda: len(list((tmp_path / "nodes" / "ray-scratch").glob("*/*.partial"))) >= 2)
+        _wait("an episode on each actor", lambda: len(list((tmp_path / "nodes" / "ray-scratch").glob("*/*.partial"))) >= 2, driver=driver)
         victim.send_signal(signal.SIGKILL)
-        _wait("the lost attempt", lambda: (out / "attempts.jsonl").exists())
-        _wait("a finished episode after the kill", lambda: (out / "results.jsonl").exists() and (out / "results.jsonl").read_text().count("\n") >= 1)
+        _wait("the lost attempt", lambda: (out / "attempts.jsonl").exists(), driver=driver)
+        _wait("a finished episode after the kill", lambda: (out / "results.jsonl").exists() and (out / "results.jsonl").read_text().count("\n") >= 1,
+              driver=driver)
         driver.send_signal(signal.SIGKILL)  # the driver dies mid-run; Ray ends its actors
         driver.wait(30)
     finally:
@@ -133,7 +151,7 @@ def test_a_killed_actor_and_a_killed_driver_lose_no_episode(cluster, store, regi
             driver.wait(30)
     attempt = json.loads((out / "attempts.jsonl").read_text().splitlines()[0])
     assert attempt["retried"] and "died" in attempt["error"] and attempt["actor"].startswith("actor 0")
-    _wait("the killed actor's Chromium and app host to exit", lambda: not any(p.is_running() and p.status() != psutil.STATUS_ZOMBIE for p in owned), 30)
+    _wait("the killed actor's Chromium and app host to exit", lambda: not any(_alive(p) for p in owned), 30)
     before = [json.loads(x)["id"] for x in (out / "results.jsonl").read_text().splitlines()]
     assert 1 <= len(before) < 4
 
