@@ -113,11 +113,11 @@ async def dispatch(
         while not finished.is_set():
             alive = [p for p in places if not p.done()]
             if not alive:
-                errors = [p.exception() for p in places if not p.cancelled() and p.exception() is not None]
-                if errors:
-                    raise errors[0]
-                raise RuntimeError(f"every Ray actor is gone with {left} item(s) unplayed; restart the cluster and resume")
+                raise RuntimeError(f"every Ray actor is gone (restarts used up, or no room left for them) with {left} item(s) unplayed")
             await asyncio.wait([done_wait, *alive], return_when=asyncio.FIRST_COMPLETED)
+            for p in places:  # a callback that failed (e.g. the run folder is not writable) ends the run
+                if p.done() and not p.cancelled() and p.exception() is not None:
+                    raise p.exception()
     finally:
         done_wait.cancel()
         for p in places:
