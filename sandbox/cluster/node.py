@@ -62,6 +62,8 @@ class Node:
         self.scratch = await asyncio.to_thread(_scratch_dir, store.root)
         self.store = store
         self.source = (self.setup.source or shipped_tasks)(store)
+        if callable(getattr(self.source, "load", None)):  # read every task file now, not in the first episode
+            await asyncio.to_thread(self.source.load)
         self.runtime = await Runtime.start(store=store)
 
     def describe(self) -> dict[str, Any]:

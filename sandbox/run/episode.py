@@ -177,6 +177,8 @@ async def play_task(
     """One (task, seed) item of a run: instantiate the task, play the agent, return the finished
     record (a task that cannot be set up for this seed is an ``error`` episode). The same on the
     local pool and on a cluster node."""
+    if started:
+        started(episode_name(task.id, seed))
     try:
         spec = await asyncio.to_thread(source.get, task.id, seed)
     except Exception as exc:  # a task that cannot be instantiated for this seed: an error episode
@@ -190,8 +192,6 @@ async def play_task(
     rec.tags = rec.tags or list(task.tags)
     rec.difficulty = rec.difficulty or task.difficulty
     writer = writer_for(rec)
-    if started:
-        started(rec.id)
     try:
         return await play(runtime, spec, agent, writer, time_limit=time_limit)
     except BaseException:
