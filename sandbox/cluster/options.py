@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from .node import Node, NodeSetup
+
+
+log = logging.getLogger(__name__)
 
 
 class RayUnavailable(RuntimeError):
@@ -117,17 +121,25 @@ async def start_nodes(opts: RayOptions, slots: int, *, timeout_s: float = 300.0)
     actors = [cls.remote(setup) for _ in range(n)]
     total = ray.cluster_resources().get("CPU", 0)
     try:
-        infos = await asyncio.wait_for(asyncio.gather(*(asyncio.wrap_future(a.start.remote().future()) for a in actors)), timeout_s)
+        infos = await asyncio.wait_for(asyncio.gather(*(asyncio.wrap_future(a.start.remote().future()) for a in actors),
+                                                      return_exceptions=True), timeout_s)  # fmt: skip
     except asyncio.TimeoutError:
         for a in actors:
             ray.kill(a)
         raise RayUnavailable(f"{n} actor(s) of {opts.cpus_per_actor:g} CPU did not start within {timeout_s:g}s; the cluster has {total:g} CPUs "
                              "(lower --ray-actors or --ray-cpus-per-actor)") from None
-    except ray.exceptions.RayError as exc:
-        for a in actors:
-            ray.kill(a)
-        raise RayUnavailable(f"a sandbox actor could not start: {exc}") from None
-    return [NodeHandle(a, i, info) for i, (a, info) in enumerate(zip(actors, infos))]
+    # An actor that cannot start (no Chromium on its node, a host too busy to start an app host in
+    # time) is dropped; the run goes on with the others, and fails only when none started.
+    started = [(a, info) for a, info in zip(actors, infos) if not isinstance(info, BaseException)]
+    failed = [info for info in infos if isinstance(info, BaseException)]
+    for a, info in zip(actors, infos):
+        if isinstance(info, BaseException):
+            ray.kill(a, no_restart=True)
+    if not started:
+        raise RayUnavailable(f"no sandbox actor could start: {failed[0]}")
+    if failed:
+        log.warning("%d of %d sandbox actors could not start and were dropped: %s", len(failed), n, failed[0])
+    return [NodeHandle(a, i, info) for i, (a, info) in enumerate(started)]
 
 
 async def stop_nodes(nodes: list[NodeHandle]) -> None:
