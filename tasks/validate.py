@@ -17,6 +17,7 @@ import asyncio
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 from .adversaries import ADVERSARY, Adversary, adversaries
@@ -101,6 +102,7 @@ class Report:
     wall_s: float
     repeat: int = 1
     unstable: list[tuple[str, int, str]] = field(default_factory=list)  # (task, seed, solution) whose verdict changed
+    retried: list[dict[str, Any]] = field(default_factory=list)  # attempts lost with a Ray actor (played again)
 
     @property
     def disagreements(self) -> list[Outcome]:
@@ -137,6 +139,7 @@ class Report:
             "confusion": self.confusion(),
             "disagreements": len(self.disagreements),
             "unstable": [list(u) for u in self.unstable],
+            "retried": self.retried,
             "outcomes": [o.to_dict() for o in self.outcomes],
         }
 
@@ -357,6 +360,7 @@ async def validate_async(
     quick: bool = False,
     with_adversaries: bool = True,
     jobs: list[Job] | None = None,
+    ray: Any = None,
 ) -> Report:
     """Run every job of the plan on an env pool with ``workers`` concurrent episodes.
 
@@ -364,6 +368,9 @@ async def validate_async(
     step) without a browser: the same set-up, changes and verifier on a forked world, much faster.
     ``jobs`` runs a plan made by the caller (e.g. a subset of each instance's solutions) instead of
     planning ``task_ids`` x ``seeds``; its instances must be drawable.
+    ``ray`` (a ``sandbox.cluster.RayOptions`` or an address: ``auto``, ``local``, ``HOST:6379``)
+    plays the jobs on a Ray cluster's actors instead, ``workers`` episodes per actor; each actor
+    reads the same task folder and builds the world templates of its node.
     """
     from sandbox.observe import ObserveOptions
     from sandbox.pool import EpisodePool
@@ -390,29 +397,40 @@ async def validate_async(
         jobs = [j for tid, s_list in good.items()
                 for j in plan(registry, [tid], s_list, repeat, with_adversaries=with_adversaries)]
     observe = ObserveOptions(screenshot="png" if screenshots else "none")
-    pool = EpisodePool(max_concurrency=workers, runtime=runtime, source=registry, observe=observe,
-                       runtime_options={"store": registry.store, "apps": default_apps()})
     outcomes: list[Outcome] = []
-    queue: asyncio.Queue[Job] = asyncio.Queue()
-    for job in jobs:
-        queue.put_nowait(job)
+    retried: list[dict[str, Any]] = []
 
-    async def worker() -> None:
-        while True:
-            try:
-                job = queue.get_nowait()
-            except asyncio.QueueEmpty:
-                return
-            outcome = await run_job(pool, registry, job, quick=quick)
-            outcomes.append(outcome)
-            if on_outcome is not None:
-                on_outcome(outcome)
+    def done(outcome: Outcome) -> None:
+        outcomes.append(outcome)
+        if on_outcome is not None:
+            on_outcome(outcome)
 
-    try:
-        await pool.start()
-        await asyncio.gather(*(worker() for _ in range(max(1, min(workers, len(jobs))))))
-    finally:
-        await pool.close()
+    from sandbox.cluster.options import ray_options
+
+    cluster = ray_options(ray)
+    if cluster is not None:
+        await _validate_on_cluster(registry, jobs, cluster, workers=workers, screenshots=screenshots, quick=quick,
+                                   done=done, retried=retried)  # fmt: skip
+    else:
+        pool = EpisodePool(max_concurrency=workers, runtime=runtime, source=registry, observe=observe,
+                           runtime_options={"store": registry.store, "apps": default_apps()})
+        queue: asyncio.Queue[Job] = asyncio.Queue()
+        for job in jobs:
+            queue.put_nowait(job)
+
+        async def worker() -> None:
+            while True:
+                try:
+                    job = queue.get_nowait()
+                except asyncio.QueueEmpty:
+                    return
+                done(await run_job(pool, registry, job, quick=quick))
+
+        try:
+            await pool.start()
+            await asyncio.gather(*(worker() for _ in range(max(1, min(workers, len(jobs))))))
+        finally:
+            await pool.close()
     order = {(j.task, j.seed, j.solution, j.round): i for i, j in enumerate(jobs)}
     outcomes.sort(key=lambda o: order[(o.task, o.seed, o.solution, o.round)])
     outcomes = broken + outcomes
@@ -425,7 +443,78 @@ async def validate_async(
                 first[key] = o.signature
             elif first[key] != o.signature and key not in unstable:
                 unstable.append(key)
-    return Report(outcomes=outcomes, seeds=list(seeds), wall_s=time.perf_counter() - t0, repeat=repeat, unstable=unstable)
+    return Report(outcomes=outcomes, seeds=list(seeds), wall_s=time.perf_counter() - t0, repeat=repeat, unstable=unstable,
+                  retried=retried)
+
+
+@dataclass
+class _NodeJob:
+    """A job as sent to a Ray actor, with how the actor's pool plays it."""
+
+    job: Job
+    quick: bool
+    screenshots: bool
+    slots: int
+
+
+def registry_at(root: str | None, store: Any) -> TaskRegistry:
+    """A cluster node's task source on the node's store: the shipped tasks (``root`` None, wherever
+    the package is installed there) or the driver's task folder (at the same path on every node)."""
+    return TaskRegistry(store=store) if root is None else TaskRegistry(root, store=store)
+
+
+async def job_on_node(node: Any, item: _NodeJob) -> Outcome:
+    """On a Ray actor: one job on the actor's pool (built once, over the actor's runtime)."""
+    from sandbox.observe import ObserveOptions
+    from sandbox.pool import EpisodePool
+
+    def make() -> EpisodePool:
+        observe = ObserveOptions(screenshot="png" if item.screenshots else "none")
+        return EpisodePool(max_concurrency=item.slots, runtime=node.runtime, source=node.source, observe=observe)
+
+    pool = node.cached(("validate", item.screenshots, item.slots), make)
+    return await run_job(pool, node.source, item.job, quick=item.quick)
+
+
+async def _validate_on_cluster(registry: TaskRegistry, jobs: list[Job], opts: Any, *, workers: int, screenshots: bool, quick: bool,
+                               done: Callable[[Outcome], None], retried: list[dict[str, Any]]) -> None:
+    import functools
+
+    import ray as ray_lib
+
+    from sandbox.cluster import connect, dispatch, start_nodes, stop_nodes
+
+    if opts.source is None:
+        from .registry import TASKS_DIR
+
+        shipped = registry.root.resolve() == Path(TASKS_DIR).resolve()
+        opts.source = functools.partial(registry_at, None if shipped else str(registry.root.resolve()))
+    items = [_NodeJob(j, quick, screenshots, workers) for j in jobs]
+
+    def failed(item: _NodeJob, error: str) -> Outcome:
+        j = item.job
+        return Outcome(j.task, j.seed, j.solution, j.kind, j.via, j.should_pass, round=j.round, score_range=j.score_range, error=error)
+
+    def on_result(item: _NodeJob, result: Any) -> None:
+        done(failed(item, f"the job failed on its Ray actor: {type(result).__name__}: {result}") if isinstance(result, BaseException) else result)
+
+    def on_attempt(item: _NodeJob, attempt: Any) -> None:
+        j = item.job
+        retried.append({"task": j.task, "seed": j.seed, "solution": j.solution, "round": j.round, "attempt": attempt.number,
+                        "actor": attempt.actor, "error": attempt.error, "retried": not attempt.final})  # fmt: skip
+
+    connected = connect(opts)
+    nodes: list[Any] = []
+    try:
+        nodes = await start_nodes(opts, slots=workers)
+        await dispatch(nodes, items, job_on_node, slots=workers, key=lambda i: f"{i.job.task} seed {i.job.seed} {i.job.solution}",
+                       on_result=on_result, on_attempt=on_attempt, on_give_up=lambda item, why: done(failed(item, why)),
+                       max_attempts=opts.max_attempts, item_timeout=JOB_TIMEOUT_S + opts.grace_s)  # fmt: skip
+    finally:
+        if nodes:
+            await stop_nodes(nodes)
+        if connected:
+            ray_lib.shutdown()
 
 
 def validate(registry: TaskRegistry, task_ids: list[str], seeds: list[int], **kwargs: Any) -> Report:

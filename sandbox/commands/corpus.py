@@ -23,7 +23,8 @@ def register(app: typer.Typer) -> None:
         workers: int = typer.Option(2, "--workers", "-w", min=1, help="Concurrent episodes on the env pool."),
         full_seeds: int = typer.Option(DEFAULT_FULL_SEEDS, "--full-seeds", min=0, help="A template's first N kept seeds also play every near-miss and generic adversary in the browser."),
         limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Prove at most this many new instances in this run (run again to go on)."),
-        ray: bool = typer.Option(False, "--ray", help="Run the episodes on a Ray cluster (where the validation engine has that option)."),
+        ray: Optional[str] = typer.Option(None, "--ray", help="Play on a Ray cluster: auto (the one started here with `ray start`), local (start one here), or HOST:6379 / ray://HOST:10001. --workers is then per actor."),
+        ray_actors: Optional[int] = typer.Option(None, "--ray-actors", min=1, help="Actors (each a Chromium, an app host and a world store); default: cluster CPUs / --ray-cpus-per-actor."),
         tasks_dir: Optional[Path] = typer.Option(None, "--dir", help="Folder of task files (<dir>/<app>/*.yaml); default: the shipped tasks."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Only failures and the summary."),
     ) -> None:
@@ -37,7 +38,7 @@ def register(app: typer.Typer) -> None:
         import signal
 
         from sandbox.run.select import SelectionError, catalog, parse_seeds, select_tasks
-        from tasks.corpus.build import Policy, build_async, engine_options
+        from tasks.corpus.build import Policy, build_async
         from tasks.registry import TaskLoadError, TaskRegistry, default_registry
 
         console = Console()
@@ -53,11 +54,17 @@ def register(app: typer.Typer) -> None:
             console.print(f"[red]error:[/] {exc}")
             raise typer.Exit(2) from None
         engine = {}
-        if ray:
-            if "ray" not in engine_options():
-                console.print("[red]error:[/] this version's validation engine has no Ray option; run without --ray (one machine)")
-                raise typer.Exit(2)
-            engine["ray"] = True
+        if ray is not None:
+            from sandbox.cluster import ray_options
+
+            try:
+                engine["ray"] = ray_options(ray, actors=ray_actors)
+            except ValueError as exc:
+                console.print(f"[red]error:[/] --ray: {exc}")
+                raise typer.Exit(2) from None
+        elif ray_actors:
+            console.print("[red]error:[/] --ray-actors needs --ray (auto, local or a cluster address)")
+            raise typer.Exit(2)
         console.print(f"corpus {out}: {len(ids)} templates x seeds {seeds} ({workers} workers; full proof at the first {full_seeds} seed(s) of each template)")
 
         def event(kind: str, rec: dict) -> None:

@@ -21,6 +21,9 @@ def register(app: typer.Typer) -> None:
         out: Optional[Path] = typer.Option(None, "--out", help="Run folder (default runs/<agent>-<time>)."),
         resume: bool = typer.Option(False, "--resume", help="Continue the run in --out: skip finished episodes, redo unfinished ones."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No line per episode, only the bar and the summary."),
+        ray: Optional[str] = typer.Option(None, "--ray", help="Play on a Ray cluster: auto (the one started here with `ray start`), local (start one here), or HOST:6379 / ray://HOST:10001. --workers is then per actor.", rich_help_panel="Ray cluster"),
+        ray_actors: Optional[int] = typer.Option(None, "--ray-actors", min=1, help="Actors (each a Chromium, an app host and a world store); default: cluster CPUs / --ray-cpus-per-actor.", rich_help_panel="Ray cluster"),
+        ray_cpus: Optional[float] = typer.Option(None, "--ray-cpus-per-actor", min=0.01, help="CPUs Ray reserves per actor (default 2).", rich_help_panel="Ray cluster"),
     ) -> None:
         """Run an agent over tasks x seeds; write trajectories, results.jsonl and a summary table."""
         import asyncio
@@ -28,6 +31,7 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
 
         from sandbox.agents import AgentLoadError, parse_options
+        from sandbox.cluster import RayUnavailable, ray_options
         from sandbox.run import RunConfig, SelectionError, run_async, summary_tables
         from sandbox.run.progress import RichProgress
         from sandbox.trajectory import RunExists
@@ -35,9 +39,12 @@ def register(app: typer.Typer) -> None:
         console = Console()
         try:
             config = RunConfig(agent=agent, agent_options=parse_options(agent_opt), tasks=list(tasks), seeds=seeds, workers=workers,
-                               max_steps=max_steps, time_limit=time_limit or None, out=out, resume=resume)  # fmt: skip
+                               max_steps=max_steps, time_limit=time_limit or None, out=out, resume=resume,
+                               ray=ray_options(ray, actors=ray_actors, cpus_per_actor=ray_cpus))  # fmt: skip
+            if ray is None and (ray_actors or ray_cpus):
+                raise ValueError("--ray-actors and --ray-cpus-per-actor need --ray (auto, local or a cluster address)")
             result = asyncio.run(run_async(config, progress=RichProgress(console, show_episodes=not quiet)))
-        except (AgentLoadError, SelectionError, RunExists, ValueError) as exc:
+        except (AgentLoadError, SelectionError, RunExists, RayUnavailable, ValueError) as exc:
             console.print(f"[red]error:[/] {exc}")
             raise typer.Exit(2) from None
         except KeyboardInterrupt:

@@ -20,6 +20,9 @@ def register(app: typer.Typer) -> None:
         json_out: Optional[Path] = typer.Option(None, "--json", help="Also write every outcome to this JSON file."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the disagreements and the confusion matrix."),
         tasks_dir: Optional[Path] = typer.Option(None, "--dir", help="Folder of task files (<dir>/<app>/*.yaml), e.g. the studio's drafts; default: the shipped tasks."),
+        ray: Optional[str] = typer.Option(None, "--ray", help="Play on a Ray cluster: auto (the one started here with `ray start`), local (start one here), or HOST:6379 / ray://HOST:10001. --workers is then per actor.", rich_help_panel="Ray cluster"),
+        ray_actors: Optional[int] = typer.Option(None, "--ray-actors", min=1, help="Actors (each a Chromium, an app host and a world store); default: cluster CPUs / --ray-cpus-per-actor.", rich_help_panel="Ray cluster"),
+        ray_cpus: Optional[float] = typer.Option(None, "--ray-cpus-per-actor", min=0.01, help="CPUs Ray reserves per actor (default 2).", rich_help_panel="Ray cluster"),
     ) -> None:
         """For every template and seed: the oracle must pass with score 1, a no-op agent and every
         near-miss must fail. Prints a table per template and the verifier's confusion matrix; exits 1
@@ -27,6 +30,7 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
         from rich.table import Table
 
+        from sandbox.cluster import RayUnavailable, ray_options
         from sandbox.run.select import SelectionError, catalog, parse_seeds, select_tasks
         from tasks.params import InstanceError
         from tasks.registry import TaskLoadError, default_registry
@@ -43,10 +47,13 @@ def register(app: typer.Typer) -> None:
             reg.load()
             ids = [t.id for t in select_tasks(catalog(reg), tasks)]
             seed_list = parse_seeds(seeds)
-        except (TaskLoadError, SelectionError) as exc:
+            if ray is None and (ray_actors or ray_cpus):
+                raise ValueError("--ray-actors and --ray-cpus-per-actor need --ray (auto, local or a cluster address)")
+            cluster = ray_options(ray, actors=ray_actors, cpus_per_actor=ray_cpus)
+        except (TaskLoadError, SelectionError, ValueError) as exc:
             console.print(f"[red]error:[/] {exc}")
             raise typer.Exit(2) from None
-        console.print(f"validating {len(ids)} templates x seeds {seed_list} ({workers} workers{f', {repeat} rounds' if repeat > 1 else ''})")
+        console.print(f"validating {len(ids)} templates x seeds {seed_list} ({workers} workers{' per Ray actor' if cluster else ''}{f', {repeat} rounds' if repeat > 1 else ''})")
 
         def progress(o) -> None:  # noqa: ANN001
             if quiet and o.agrees:
@@ -58,8 +65,8 @@ def register(app: typer.Typer) -> None:
                           + (f"\n      [yellow]{o.ladder}: {o.reason}[/]" if not o.agrees and not o.error else ""), highlight=False)
 
         try:
-            report = run(reg, ids, seed_list, workers=workers, repeat=repeat, on_outcome=progress, quick=quick)
-        except InstanceError as exc:
+            report = run(reg, ids, seed_list, workers=workers, repeat=repeat, on_outcome=progress, quick=quick, ray=cluster)
+        except (InstanceError, RayUnavailable) as exc:
             console.print(f"[red]error:[/] {exc}")
             raise typer.Exit(2) from None
 
@@ -94,6 +101,9 @@ def register(app: typer.Typer) -> None:
         console.print(matrix)
         if c["error"]:
             console.print(f"[red]{c['error']} episode(s) could not be played[/] (see the errors above)")
+        for r in report.retried:
+            console.print(f"[yellow]attempt lost[/] with {r['actor']}: {r['task']} seed {r['seed']} {r['solution']} ({r['error']})"
+                          + (", played again" if r["retried"] else ", given up"), highlight=False)
         for task, seed, sol in report.unstable:
             console.print(f"[red]not deterministic[/]: {task} seed {seed} {sol} gave different verdicts between rounds")
         n = len(report.outcomes)

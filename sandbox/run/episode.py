@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterator
 from sandbox.agents.base import TaskBrief, agent_name, call, normalize_step
 from sandbox.trajectory import AgentInfo, EpisodeRecord, EpisodeWriter, StepRecord, episode_name
 
-from .select import flat_tags
+from .select import TaskInfo, flat_tags
 
 
 def jsonable(value: Any) -> Any:
@@ -166,6 +166,44 @@ def _reached_at(milestones: list[dict[str, Any]] | None, step: int) -> list[str]
     """The names of the milestones first reached at ``step`` (None when none was)."""
     names = [m["name"] for m in milestones or () if m.get("reached") and m.get("step") == step]
     return names or None
+
+
+async def play_task(
+    runtime: Any,
+    source: Any,
+    task: TaskInfo,
+    seed: int,
+    *,
+    info: AgentInfo,
+    make_agent: Callable[[], Any],
+    writer_for: Callable[[EpisodeRecord], EpisodeWriter],
+    max_steps: int | None = None,
+    time_limit: float | None = None,
+    started: Callable[[str], None] | None = None,
+) -> EpisodeRecord:
+    """One (task, seed) item of a run: instantiate the task, play the agent, return the finished
+    record (a task that cannot be set up for this seed is an ``error`` episode). The same on the
+    local pool and on a cluster node."""
+    if started:
+        started(episode_name(task.id, seed))
+    try:
+        spec = await asyncio.to_thread(source.get, task.id, seed)
+    except Exception as exc:  # a task that cannot be instantiated for this seed: an error episode
+        rec = EpisodeRecord(id=episode_name(task.id, seed), task=task.id, seed=seed, agent=info, app=task.app,
+                            difficulty=task.difficulty, tags=list(task.tags))  # fmt: skip
+        return writer_for(rec).finish(error=f"the task could not be set up: {type(exc).__name__}: {exc}")
+    if max_steps:
+        spec = spec.replace(max_steps=max_steps)
+    agent = make_agent()
+    rec = new_record(spec, info, time_limit=time_limit)
+    rec.tags = rec.tags or list(task.tags)
+    rec.difficulty = rec.difficulty or task.difficulty
+    writer = writer_for(rec)
+    try:
+        return await play(runtime, spec, agent, writer, time_limit=time_limit)
+    except BaseException:
+        writer.close()  # cancelled (Ctrl+C): the folder stays .partial for --resume
+        raise
 
 
 def _brief(action: Any) -> str:

@@ -45,5 +45,10 @@ class RichProgress(RunProgress):
             why = "" if line.get("passed") else f" [dim]{(line.get('reason') or '')[:100]}[/]"
             self.bar.console.print(f"{mark} {record.task} seed {record.seed} · score {line.get('score', 0):.2f} · {record.steps} steps · {record.timings.total:.1f}s{why}")
 
+    def episode_retried(self, episode_id: str, reason: str) -> None:
+        self.running -= 1
+        self.bar.update(self.task, running=self.running)
+        self.bar.console.print(f"[yellow]↻[/] {episode_id} · attempt lost, played again [dim]{reason[:100]}[/]")
+
     def close(self) -> None:
         self.bar.stop()

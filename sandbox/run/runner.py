@@ -18,7 +18,7 @@ from typing import Any, Callable
 from sandbox.agents import load_agent
 from sandbox.trajectory import EpisodeRecord, RunDir, episode_name
 
-from .episode import agent_info, new_record, play
+from .episode import agent_info, play_task
 from .select import TaskInfo, catalog, parse_seeds, select_tasks
 
 
@@ -34,6 +34,9 @@ class RunConfig:
     out: Path | None = None
     resume: bool = False
     name: str | None = None
+    # Play on a Ray cluster: a sandbox.cluster.RayOptions, or its address ("auto", "local",
+    # HOST:6379, ray://HOST:10001). ``workers`` is then the episodes each actor plays at once.
+    ray: Any = None
 
     def out_dir(self) -> Path:
         if self.out is not None:
@@ -66,6 +69,9 @@ class Progress:
 
     def episode_finished(self, record: EpisodeRecord, line: dict[str, Any]) -> None: ...
 
+    def episode_retried(self, episode_id: str, reason: str) -> None:
+        """An attempt at the episode was lost with its Ray actor; it is played again elsewhere."""
+
     def close(self) -> None: ...
 
 
@@ -84,7 +90,13 @@ async def run_async(
     progress: Progress | None = None,
     agent_factory: Callable[[], Any] | None = None,
 ) -> RunResult:
-    """Run the configured episodes; reuses ``runtime`` if given (else starts and stops one)."""
+    """Run the configured episodes; reuses ``runtime`` if given (else starts and stops one).
+
+    With ``config.ray`` the episodes play on a Ray cluster's actors instead (``runtime`` unused), into
+    the same run folder."""
+    from sandbox.cluster.options import ray_options
+
+    cluster = ray_options(config.ray)
     if source is None:
         from tasks.registry import default_registry
 
@@ -99,6 +111,7 @@ async def run_async(
         "name": config.name, "agent": info.name, "agent_spec": config.agent, "agent_config": info.config,
         "tasks": config.tasks or ["*"], "seeds": config.seeds if isinstance(config.seeds, str) else ",".join(map(str, config.seeds)),
         "workers": config.workers, "max_steps": config.max_steps, "time_limit": config.time_limit, "episodes": len(pairs),
+        "ray": {"address": cluster.address} if cluster else None,  # the actors are added once they run
     }  # fmt: skip
     if config.resume:
         before = RunDir(out).meta.get("agent_spec")
@@ -106,7 +119,8 @@ async def run_async(
             raise ValueError(f"{out} holds a run of agent {before!r}; resuming it with {config.agent!r} would mix agents")
     run = RunDir.create(out, meta, resume=config.resume)
     orphans: list[str] = []
-    if config.resume:  # a killed run never dropped its episodes' worlds: nothing owns them now
+    if config.resume and cluster is None:  # a killed run never dropped its episodes' worlds: nothing owns them now
+        # (on a cluster every actor removes the orphans of its node's store when it starts)
         from apps_web.world import WorldStore
 
         store = runtime.store if runtime is not None else WorldStore()
@@ -123,42 +137,31 @@ async def run_async(
         queue.put_nowait(item)
     first_agent = [probe]
 
+    def make_agent() -> Any:
+        return first_agent.pop() if first_agent else factory()
+
     async def worker() -> None:
         while True:
             try:
                 task, seed = queue.get_nowait()
             except asyncio.QueueEmpty:
                 return
-            try:
-                spec = await asyncio.to_thread(source.get, task.id, seed)
-            except Exception as exc:  # a task that cannot be instantiated for this seed: an error episode
-                rec = EpisodeRecord(id=episode_name(task.id, seed), task=task.id, seed=seed, agent=info, app=task.app,
-                                    difficulty=task.difficulty, tags=list(task.tags))  # fmt: skip
-                finished = run.episode_writer(rec).finish(error=f"the task could not be set up: {type(exc).__name__}: {exc}")
-                progress.episode_finished(finished, run.add_result(finished))
-                continue
-            if config.max_steps:
-                spec = spec.replace(max_steps=config.max_steps)
-            agent = first_agent.pop() if first_agent else factory()
-            rec = new_record(spec, info, time_limit=config.time_limit)
-            rec.tags = rec.tags or list(task.tags)
-            rec.difficulty = rec.difficulty or task.difficulty
-            writer = run.episode_writer(rec)
-            progress.episode_started(rec.id)
-            try:
-                finished = await play(runtime, spec, agent, writer, time_limit=config.time_limit)
-            except BaseException:
-                writer.close()  # cancelled (Ctrl+C): the folder stays .partial for --resume
-                raise
-            line = run.add_result(finished)
-            progress.episode_finished(finished, line)
+            finished = await play_task(runtime, source, task, seed, info=info, make_agent=make_agent, writer_for=run.episode_writer,
+                                       max_steps=config.max_steps, time_limit=config.time_limit, started=progress.episode_started)  # fmt: skip
+            progress.episode_finished(finished, run.add_result(finished))
 
     try:
-        if own_runtime and todo:
+        if cluster is not None:
+            from .cluster import run_on_cluster
+
+            own_runtime = False
+            if todo:
+                await run_on_cluster(config, cluster, run, todo, info, progress, agent_factory)
+        elif own_runtime and todo:
             from sandbox.runtime import Runtime
 
             runtime = await Runtime.start()
-        if todo:
+        if todo and cluster is None:
             await asyncio.gather(*(worker() for _ in range(max(1, min(config.workers, len(todo))))))
     except (KeyboardInterrupt, asyncio.CancelledError):
         interrupted = True

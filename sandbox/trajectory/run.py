@@ -7,6 +7,7 @@
         results.jsonl       one line per finished episode (EpisodeRecord.result()), in finishing order
         episodes/<id>/      finished episodes; ``<id>.partial`` while running
         aborted/<id>.<n>/   unfinished episodes found by --resume, kept for inspection
+        attempts.jsonl      attempts lost with a Ray actor that died (the episode was played again)
         labels.jsonl        human labels of the episodes (``labels.py``), written by the viewer
 
 The episode folders are the truth; ``results.jsonl`` is an index rebuilt from them on resume, so an
@@ -30,6 +31,7 @@ RUN_FILE = "run.json"
 RESULTS_FILE = "results.jsonl"
 EPISODES_DIR = "episodes"
 ABORTED_DIR = "aborted"
+ATTEMPTS_FILE = "attempts.jsonl"
 
 
 class RunExists(FileExistsError):
@@ -133,6 +135,16 @@ class RunDir:
             f.write(dumps(line) + b"\n")
             f.flush()
         return line
+
+    def add_attempt(self, attempt: dict[str, Any]) -> None:
+        """Record a failed attempt at an episode (not a result: the episode is retried)."""
+        with self._lock, open(self.path / ATTEMPTS_FILE, "ab") as f:
+            f.write(dumps(attempt) + b"\n")
+            f.flush()
+
+    def attempts(self) -> Iterator[dict[str, Any]]:
+        """The lines of ``attempts.jsonl`` (none when no attempt failed)."""
+        return read_jsonl(self.path / ATTEMPTS_FILE)
 
     def results(self) -> Iterator[dict[str, Any]]:
         """The lines of ``results.jsonl``, read as a stream."""

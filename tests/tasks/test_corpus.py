@@ -152,11 +152,11 @@ def test_cli_errors_say_what_to_do(tmp_path) -> None:  # noqa: ANN001
     assert res.exit_code == 2 and "no proven instance" in res.output
     res = runner.invoke(app, ["corpus", "export", str(tmp_path / "empty"), str(tmp_path / "hf"), "--format", "csv"])
     assert res.exit_code == 2 and "unknown export format" in res.output
-    from tasks.corpus.build import engine_options
-
-    if "ray" not in engine_options():  # the validation engine without its Ray option: said before anything runs
-        res = runner.invoke(app, ["corpus", "build", "--out", str(tmp_path / "c"), "-s", "0", "-t", "crm.lead-rate-hot", "--ray"])
-        assert res.exit_code == 2 and "no Ray option" in res.output and not (tmp_path / "c").exists()
+    # Ray options are checked before anything runs (the cluster tests play on Ray)
+    res = runner.invoke(app, ["corpus", "build", "--out", str(tmp_path / "c"), "-s", "0", "-t", "crm.lead-rate-hot", "--ray", "not an address"])
+    assert res.exit_code == 2 and "the Ray address must be" in res.output and not (tmp_path / "c").exists()
+    res = runner.invoke(app, ["corpus", "build", "--out", str(tmp_path / "c"), "-s", "0", "-t", "crm.lead-rate-hot", "--ray-actors", "2"])
+    assert res.exit_code == 2 and "--ray-actors needs --ray" in res.output and not (tmp_path / "c").exists()
 
 
 def test_a_failure_without_a_wrong_verdict_is_tried_again(tmp_path) -> None:  # noqa: ANN001
