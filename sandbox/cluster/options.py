@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import asyncio
 import logging
 from dataclasses import dataclass
@@ -16,6 +18,9 @@ log = logging.getLogger(__name__)
 class RayUnavailable(RuntimeError):
     """Ray is not installed, or no cluster answers at the given address."""
 
+
+# auto, local, HOST:PORT or ray://HOST:PORT (a malformed one is refused here, not after Ray's 60 s)
+_ADDRESS = re.compile(r"auto|local|(ray://)?([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]):[0-9]{1,5}")
 
 @dataclass
 class RayOptions:
@@ -40,7 +45,7 @@ class RayOptions:
     source: Callable[[Any], Any] | None = None
 
     def __post_init__(self) -> None:
-        if not self.address or not isinstance(self.address, str):
+        if not isinstance(self.address, str) or not _ADDRESS.fullmatch(self.address):
             raise ValueError("the Ray address must be 'auto', 'local' or a cluster address like HOST:6379 or ray://HOST:10001")
         if self.actors is not None and self.actors < 1:
             raise ValueError(f"--ray-actors must be at least 1, got {self.actors}")
