@@ -18,7 +18,7 @@ serve: setup
 	$(PY) -m sandbox.cli serve --port $(PORT)
 
 test: setup
-	$(PY) -m pytest -n $(WORKERS) --dist loadgroup -q
+	$(PY) -m pytest -n $(WORKERS) --dist loadgroup -q --durations=15
 
 bench: setup
 	$(PY) -m bench

@@ -23,8 +23,9 @@ pytestmark = pytest.mark.browser
 run = background_loop().run
 
 WORKERS = int(os.environ.get("SANDBOX_VALIDATE_WORKERS", "3"))
-ADVERSARY_EVERY = int(os.environ.get("SANDBOX_VALIDATE_ADVERSARY_EVERY", "4"))
-APPS = sorted(p.name for p in TASKS_DIR.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
+ADVERSARY_EVERY = int(os.environ.get("SANDBOX_VALIDATE_ADVERSARY_EVERY", "6"))
+# The folders that hold task files (tasks/ also holds Python packages, e.g. tasks/corpus).
+APPS = sorted(p.name for p in TASKS_DIR.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")) and any(p.glob("*.yaml")))
 LONG = "long-horizon"
 
 
