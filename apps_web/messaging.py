@@ -24,8 +24,22 @@ from typing import Any, Literal, Protocol
 RequestKind = Literal["message", "approval"]
 
 
+class _Stored:
+    """JSON form of a request or reply (kept in the engine's checkpoint state): ISO times, lists."""
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)  # type: ignore[call-overload]
+        d["at"] = self.at.isoformat()  # type: ignore[attr-defined]
+        d["to"] = list(self.to)  # type: ignore[attr-defined]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Any:
+        return cls(**{**d, "at": datetime.fromisoformat(d["at"]), "to": tuple(d["to"])})
+
+
 @dataclass(frozen=True)
-class Request:
+class Request(_Stored):
     """One request of the persona to one or more people."""
 
     app: str
@@ -38,19 +52,9 @@ class Request:
     subject: str = ""
     amount: float | None = None  # a record's own amount (an approval of a priced item), if any
 
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["at"] = self.at.isoformat()
-        d["to"] = list(self.to)
-        return d
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Request:
-        return cls(**{**d, "at": datetime.fromisoformat(d["at"]), "to": tuple(d["to"])})
-
 
 @dataclass(frozen=True)
-class Reply:
+class Reply(_Stored):
     """A co-worker's answer to a request, written at ``at`` (world time)."""
 
     app: str
@@ -62,16 +66,6 @@ class Reply:
     subject: str = ""
     decision: str = "answer"  # the policy's decision (answer, clarify, approve, refuse, ...)
     verdict: Literal["approved", "rejected"] | None = None  # for approval records
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["at"] = self.at.isoformat()
-        d["to"] = list(self.to)
-        return d
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Reply:
-        return cls(**{**d, "at": datetime.fromisoformat(d["at"]), "to": tuple(d["to"])})
 
 
 @dataclass(frozen=True)
@@ -107,8 +101,6 @@ def usernames_of(conn: Any, ids: list[int]) -> dict[int, str]:
         return {}
     marks = ",".join("?" * len(ids))
     return {r[0]: r[1] for r in conn.execute(f"SELECT id, username FROM identity_user WHERE id IN ({marks})", list(ids)).fetchall()}
-
-
 
 
 def session_on(conn: Any) -> Any:

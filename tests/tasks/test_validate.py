@@ -27,6 +27,15 @@ ADVERSARY_EVERY = int(os.environ.get("SANDBOX_VALIDATE_ADVERSARY_EVERY", "6"))
 # The folders that hold task files (tasks/ also holds Python packages, e.g. tasks/corpus).
 APPS = sorted(p.name for p in TASKS_DIR.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")) and any(p.glob("*.yaml")))
 LONG = "long-horizon"
+PART = 28  # templates per test: a large app is split so that both test workers share its validation
+
+
+def _parts(app: str) -> int:
+    files = [f for f in (TASKS_DIR / app).glob("*.yaml") if not f.name.startswith(("_", "long-"))]
+    return max(1, -(-len(files) // PART))
+
+
+CASES = [(app, k, _parts(app)) for app in APPS for k in range(_parts(app))]
 
 
 @pytest.fixture(scope="module")
@@ -47,10 +56,11 @@ def _explain(report) -> str:  # noqa: ANN001
     return "\n".join(lines)
 
 
-@pytest.mark.parametrize("app", APPS)
-def test_every_template_validates_at_seed_0(registry: TaskRegistry, runtime, app: str) -> None:  # noqa: ANN001
+@pytest.mark.parametrize(("app", "part", "parts"), CASES, ids=[f"{a}-{k + 1}of{n}" if n > 1 else a for a, k, n in CASES])
+def test_every_template_validates_at_seed_0(registry: TaskRegistry, runtime, app: str, part: int, parts: int) -> None:  # noqa: ANN001
     ids = [t for t in registry.task_ids() if t.startswith(f"{app}.") and registry.task(t).template.category != LONG]
     assert ids, f"no templates for {app}"
+    ids = ids[part::parts]
     with_adversaries = ids[::ADVERSARY_EVERY]
     outcomes, problems = [], []
     for batch, adversaries in ((with_adversaries, True), ([t for t in ids if t not in with_adversaries], False)):
