@@ -4,8 +4,9 @@
 
     from tasks import default_registry
     reg = default_registry()
-    inst = reg.instance("opportunity-close-won", seed=3)   # params drawn from world seed 3
-    spec = reg.get("crm.opportunity-close-won", 3)         # sandbox.spec.EpisodeSpec (TaskSource)
+    task_id = reg.task_ids()[0]                # qualified: "<app>.<task>"
+    inst = reg.instance(task_id, seed=3)       # params drawn from world seed 3
+    spec = reg.get(task_id, 3)                 # sandbox.spec.EpisodeSpec (TaskSource)
 
 The file format is documented in ``tasks/README.md``. Names are imported lazily, so that
 ``import sandbox`` can register the shipped task envs (``tasks.shipped``) without loading them.

@@ -15,7 +15,7 @@ class SelectionError(ValueError):
 class TaskInfo:
     """What the runner knows of a task before running it (for selection and the summary)."""
 
-    id: str  # qualified: "crm.opportunity-close-won"
+    id: str  # qualified: "<app>.<task>"
     app: str
     difficulty: str | None = None
     tags: tuple[str, ...] = ()
