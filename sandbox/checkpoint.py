@@ -337,8 +337,6 @@ def _claim(cp: Checkpoint, world_id: str) -> Path:
     return marker
 
 
-# Extensions an episode makes from its spec (sandbox.episode._open_extensions).
-_SPEC_EXTENSIONS = frozenset({"coworkers"})
 
 
 async def resume(
@@ -374,7 +372,9 @@ async def resume(
     given = dict(extensions or {})
     # The spec's own extensions (the co-workers of a task with actors) are made as Episode.open makes
     # them; only extensions of the caller's own must be passed in.
-    missing = [name for name in saved_ext if name not in given and name not in _SPEC_EXTENSIONS]
+    from .coworkers.extension import CoworkerExtension  # the one extension a spec makes (episode._open_extensions)
+
+    missing = [name for name in saved_ext if name not in given and name != CoworkerExtension.name]
     if missing:
         raise CheckpointError(
             f"checkpoint {cp.path} holds the state of extension(s) {', '.join(map(repr, missing))}: pass "
