@@ -29,3 +29,11 @@ def time_ms(fn: Callable[[], object], repeat: int, warmup: int = 2) -> list[floa
         fn()
         out.append((time.perf_counter() - t) * 1000)
     return out
+
+
+def load_note() -> str:
+    """The machine's load while a benchmark ran: ratios are comparable across machines, absolute
+    figures only on a quiet one."""
+    import os
+
+    return f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs during the run"
