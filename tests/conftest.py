@@ -33,6 +33,13 @@ TEMPLATES = Path(os.environ.get("SANDBOX_TEST_TEMPLATES", ROOT / "var" / "test-t
 SECRET = "test-secret"
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tests marked ``slow`` (minutes each: the validation of the task templates, the fuzzer)
+    run first, so that the test workers end together instead of one of them finishing a long test
+    alone at the end (the workers take the next test in collection order when they are free)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: otherwise as collected
+
+
 @pytest.fixture(scope="session")
 def store(tmp_path_factory: pytest.TempPathFactory) -> WorldStore:
     return WorldStore(tmp_path_factory.mktemp("sandbox-home"), templates_dir=TEMPLATES)

@@ -42,7 +42,7 @@ from sandbox.spec import free_spec
 
 pytestmark = pytest.mark.browser
 
-EXAMPLES = 60  # each drives ACTIONS_PER_EXAMPLE inputs, then checks the episode
+EXAMPLES = 50  # each drives ACTIONS_PER_EXAMPLE inputs, then checks the episode
 ACTIONS_PER_EXAMPLE = 20
 BUDGET = SettleBudget(action=10.0, requests=2.0, navigation=5.0)  # generous: a busy machine must not cut a goto
 STEP_LIMIT_S = BUDGET.action + BUDGET.navigation + 6.0  # the action, its settling, observing: a margin
@@ -295,6 +295,7 @@ def fuzzer(sbx_runtime):  # noqa: ANN001
           f"{f.resets} resets, slowest step {f.slowest:.2f} s")
 
 
+@pytest.mark.slow
 def test_no_action_breaks_or_stalls_the_episode(fuzzer):  # noqa: ANN001
     @FUZZ
     @given(data=st.data())

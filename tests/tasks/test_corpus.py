@@ -63,6 +63,7 @@ def _keys(corpus: CorpusDir, name: str) -> list[tuple[str, int]]:
     return [(r["id"], r["seed"]) for r in corpus.records(name)]
 
 
+@pytest.mark.slow
 def test_build_resume_card_and_export(folder: TaskRegistry, runtime, tmp_path) -> None:  # noqa: ANN001
     out = tmp_path / "corpus"
     ids = folder.task_ids()

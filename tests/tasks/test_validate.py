@@ -23,11 +23,11 @@ pytestmark = pytest.mark.browser
 run = background_loop().run
 
 WORKERS = int(os.environ.get("SANDBOX_VALIDATE_WORKERS", "3"))
-ADVERSARY_EVERY = int(os.environ.get("SANDBOX_VALIDATE_ADVERSARY_EVERY", "6"))
+ADVERSARY_EVERY = int(os.environ.get("SANDBOX_VALIDATE_ADVERSARY_EVERY", "7"))
 # The folders that hold task files (tasks/ also holds Python packages, e.g. tasks/corpus).
 APPS = sorted(p.name for p in TASKS_DIR.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")) and any(p.glob("*.yaml")))
 LONG = "long-horizon"
-PART = 28  # templates per test: a large app is split so that both test workers share its validation
+PART = 14  # templates per test: an app is split so that the test workers share its validation evenly
 
 
 def _parts(app: str) -> int:
@@ -56,6 +56,7 @@ def _explain(report) -> str:  # noqa: ANN001
     return "\n".join(lines)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("app", "part", "parts"), CASES, ids=[f"{a}-{k + 1}of{n}" if n > 1 else a for a, k, n in CASES])
 def test_every_template_validates_at_seed_0(registry: TaskRegistry, runtime, app: str, part: int, parts: int) -> None:  # noqa: ANN001
     ids = [t for t in registry.task_ids() if t.startswith(f"{app}.") and registry.task(t).template.category != LONG]
@@ -77,6 +78,7 @@ def test_every_template_validates_at_seed_0(registry: TaskRegistry, runtime, app
     assert any(o.kind == "adversary" for o in outcomes)
 
 
+@pytest.mark.slow
 def test_long_horizon_templates_validate_at_seed_0(registry: TaskRegistry, runtime) -> None:  # noqa: ANN001
     ids = [t for t in registry.task_ids() if registry.task(t).template.category == LONG]
     assert ids, "no long-horizon templates"
@@ -96,6 +98,7 @@ def test_the_templates_cover_every_category(registry: TaskRegistry) -> None:
             "board-move", "mass-update", "workflow", "infeasible", "long-horizon"} <= categories
 
 
+@pytest.mark.slow
 def test_verdicts_are_the_same_twice(registry: TaskRegistry, runtime) -> None:  # noqa: ANN001
     # The oracles and near-misses twice (the generic adversaries replay the same oracles: the per-app
     # tests and `sandbox validate --repeat 2` run them).
