@@ -10,11 +10,12 @@ from fastapi import APIRouter, Request
 from markupsafe import Markup
 from sqlalchemy import Integer, cast, func, or_, select
 
-from ...deps import CurrentUser, SessionDep
+from ...deps import SessionDep
 from ...identity.models import User
 from ...ui import render
 from ..common import get_or_404
 from ..models import KnowledgeArticle
+from ..acl import DeskUser, access
 
 router = APIRouter()
 _TAGS = re.compile(r"<[^>]+>")
@@ -30,7 +31,7 @@ def snippet(body: str, words: list[str], size: int = 220) -> str:
 
 
 @router.get("/kb")
-def kb_home(request: Request, session: SessionDep, user: CurrentUser, q: str = "", kb: str = ""):
+def kb_home(request: Request, session: SessionDep, user: DeskUser, q: str = "", kb: str = ""):
     published = KnowledgeArticle.workflow_state == "Published"
     bases = session.execute(select(KnowledgeArticle.knowledge_base, func.count()).where(published).group_by(KnowledgeArticle.knowledge_base).order_by(KnowledgeArticle.knowledge_base)).all()
     results = None
@@ -49,7 +50,7 @@ def kb_home(request: Request, session: SessionDep, user: CurrentUser, q: str = "
 
 
 @router.get("/kb_view.do")
-def kb_view(request: Request, session: SessionDep, user: CurrentUser, sysparm_article: str = "", sys_id: str = ""):
+def kb_view(request: Request, session: SessionDep, user: DeskUser, sysparm_article: str = "", sys_id: str = ""):
     if sysparm_article:
         article = session.execute(select(KnowledgeArticle).where(KnowledgeArticle.number == sysparm_article)).scalars().first()
         if article is None:
