@@ -40,7 +40,7 @@ def _fields(session, table, rec, now=None) -> list[dict]:
     return out
 
 
-def _extras(session, key: str, rec) -> dict:
+def _extras(session, key: str, rec, acc=None) -> dict:  # noqa: ANN001 - the request's Access
     extra: dict = {}
     if key == "sc_req_item":
         item = session.get(CatalogItem, rec.item_id)
@@ -52,7 +52,7 @@ def _extras(session, key: str, rec) -> dict:
         extra["items"] = session.exec(select(RequestedItem).where(RequestedItem.request_id == rec.id)).all()
     if key == "cmdb_ci":
         extra["relations"] = relations_of(session, rec.id)
-    if key == "sys_user":
+    if key == "sys_user" and acc is not None and (acc.by_role("sys_user_has_role", "read") or rec.id == acc.user.id):
         extra["roles"] = user_roles(session, rec.id)
         extra["role_choices"] = list(ROLES.items())
     if key == "sys_user_group":
@@ -100,7 +100,7 @@ def record_form(request: Request, table_key: str, session: SessionDep, user: Des
         return denied(request)
     fields = _fields(session, table, rec, clock.now)
     title = next((f["text"] for f in fields if f["label"] in ("Number", "Name")), None) or f"{table.singular} {rec.id}"
-    extra = _extras(session, table_key, rec)
+    extra = _extras(session, table_key, rec, acc)
     if table_key == "sysapproval_approver" and extra.get("ritm") is not None:
         title = f"Approval for {extra['ritm'].number}"
     if table_key == "sysapproval_approver" and extra.get("change") is not None:
