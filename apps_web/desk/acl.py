@@ -44,6 +44,7 @@ class Rule:
     roles: tuple[str, ...] | None  # any of these passes (EVERYONE: no role needed)
     own: tuple[str, ...] = ()  # columns naming the user: such rows pass without the roles
     own_fields: tuple[str, ...] | None = None  # what passing by ``own`` may write (None: everything)
+    condition: tuple[str, Any] | None = None  # (column, value): rows everyone passes (ServiceNow's ACL condition)
 
 
 ITIL = ("itil",)
@@ -55,7 +56,8 @@ ACL: dict[str, dict[str, Rule]] = {
     "change_request": {"read": Rule(ITIL), "create": Rule(ITIL), "write": Rule(ITIL), "delete": Rule(("itil_admin",))},
     "task_sla": {"read": Rule(ITIL), "create": Rule(ADMIN), "write": Rule(ADMIN), "delete": Rule(ADMIN)},
     "cmdb_ci": {"read": Rule(ITIL, ("assigned_to_id",)), "create": Rule(ADMIN), "write": Rule(ADMIN), "delete": Rule(ADMIN)},
-    "kb_knowledge": {"read": Rule(EVERYONE), "create": Rule(("knowledge_admin",)), "write": Rule(("knowledge_admin",)),
+    # published articles are for everyone; drafts and retired ones for the service desk and the knowledge admins
+    "kb_knowledge": {"read": Rule(("itil", "knowledge_admin"), condition=("workflow_state", "Published")), "create": Rule(("knowledge_admin",)), "write": Rule(("knowledge_admin",)),
                      "delete": Rule(("knowledge_admin",))},
     "sc_cat_item": {"read": Rule(EVERYONE), "create": Rule(("catalog_admin",)), "write": Rule(("catalog_admin",)), "delete": Rule(("catalog_admin",))},
     "sc_request": {"read": Rule(ITIL, ("requested_for_id", "opened_by_id")), "create": Rule(EVERYONE), "write": Rule(ITIL), "delete": Rule(ADMIN)},
@@ -115,20 +117,27 @@ class Access:
 
     def can(self, table: str, op: str) -> bool:
         """The operation passes on some rows at least (by role, or on the user's own rows)."""
-        return self.by_role(table, op) or bool(self.rule(table, op).own)
+        rule = self.rule(table, op)
+        return self.by_role(table, op) or bool(rule.own) or rule.condition is not None
 
     def row_filter(self, table: str, model: Any):  # noqa: ANN201 - a SQL condition
         """The condition on the rows the user may read (None: every row); an ESS user's lists
         and API reads show their own records only, as ServiceNow's query rules do."""
         if self.by_role(table, "read"):
             return None
-        own = self.rule(table, "read").own
-        return or_(*(getattr(model, c) == self.user.id for c in own)) if own else false()
+        rule = self.rule(table, "read")
+        conds = [getattr(model, c) == self.user.id for c in rule.own]
+        if rule.condition is not None:
+            conds.append(getattr(model, rule.condition[0]) == rule.condition[1])
+        return or_(*conds) if conds else false()
 
     def can_row(self, table: str, op: str, rec: Any) -> bool:
         if self.by_role(table, op):
             return True
-        return any(getattr(rec, c, None) == self.user.id for c in self.rule(table, op).own)
+        rule = self.rule(table, op)
+        if rule.condition is not None and getattr(rec, rule.condition[0], None) == rule.condition[1]:
+            return True
+        return any(getattr(rec, c, None) == self.user.id for c in rule.own)
 
     def writable_fields(self, table: str, rec: Any) -> tuple[str, ...] | None:
         """The fields the user may write on ``rec`` (None: all of them; () nothing)."""

@@ -170,14 +170,14 @@ class Journal(SQLModel, table=True):
     body: str = ""
 
 
-class KnowledgeArticle(Stamps, table=True):
+class KnowledgeArticle(Stamps, Updated, table=True):
     __tablename__ = "desk_kb_article"
     id: int | None = Field(default=None, primary_key=True)
     number: str = Field(index=True, unique=True, max_length=20)
     knowledge_base: str = Field(max_length=40)
     category: str = Field(max_length=60)
     title: str = Field(max_length=200)
-    body: str = ""  # HTML made by the generator from escaped parts (articles are not editable)
+    body: str = ""  # HTML made by the generator from escaped parts (the text is never edited)
     author_id: int | None = Field(default=None, foreign_key=USER_FK)
     workflow_state: str = Field(default="Published", max_length=20)
     published_on: date | None = None

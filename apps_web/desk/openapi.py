@@ -78,17 +78,20 @@ def _form_field(f) -> dict[str, Any]:  # noqa: ANN001 - a forms.F
     return schema
 
 
-def _form_body(title: str, fields: dict) -> dict[str, Any]:
-    return {"type": "object", "title": title, "additionalProperties": False,
-            "properties": {**{name: _form_field(f) for name, f in fields.items()},
-                           "work_notes": {"type": "string", "description": "Work notes (a journal entry added to the activity stream)"}}}
+def _form_body(title: str, fields: dict, notes: bool = True) -> dict[str, Any]:
+    properties = {name: _form_field(f) for name, f in fields.items()}
+    if notes:
+        properties["work_notes"] = {"type": "string", "description": "Work notes (a journal entry added to the activity stream)"}
+    return {"type": "object", "title": title, "additionalProperties": False, "properties": properties}
 
 
 def _task_bodies() -> dict[str, dict[str, Any]]:
+    from .articles import FIELDS as ARTICLE_FIELDS
     from .changes import FIELDS as CHANGE_FIELDS
     from .problems import FIELDS as PROBLEM_FIELDS
 
-    return {"problem": _form_body("ProblemFields", PROBLEM_FIELDS), "change_request": _form_body("ChangeRequestFields", CHANGE_FIELDS)}
+    return {"problem": _form_body("ProblemFields", PROBLEM_FIELDS), "change_request": _form_body("ChangeRequestFields", CHANGE_FIELDS),
+            "kb_knowledge": _form_body("KnowledgeArticleFields", ARTICLE_FIELDS, notes=False)}
 
 
 BODIES = {"incident": INCIDENT_BODY, "sysapproval_approver": APPROVAL_BODY, **_task_bodies()}

@@ -22,17 +22,20 @@ from ..models import Approval, CatalogItem, GroupMember, Incident
 from ..query import QueryError, order_by, parse, where
 from ..tables import REFS, TABLES, Table, value
 from ..validation import FIELDS, JOURNAL_FIELDS, apply, validate
+from .. import articles as A
 from .. import changes as CH
 from .. import problems as P
 from ..acl import ACL, ESS_INCIDENT_FIELDS, DeskUser, access
 
 router = APIRouter(prefix="/api", tags=["desk"])
 CREATABLE = ("incident", "problem", "change_request")
-WRITABLE = ("incident", "problem", "change_request", "sysapproval_approver")
-# the problem and change forms' rules: (fields, validate(session, data, record, user), apply, label)
+WRITABLE = ("incident", "problem", "change_request", "kb_knowledge", "sysapproval_approver")
+NOTES = {"work_notes": "Work notes"}
+# the forms' rules of the other writable tables: (fields, validate(session, data, record, user), apply, label, journal fields)
 TASKS = {
-    "problem": (P.FIELDS, lambda s, d, r, u: P.validate(s, d, r), P.apply, "problem"),
-    "change_request": (CH.FIELDS, CH.validate, CH.apply, "change request"),
+    "problem": (P.FIELDS, lambda s, d, r, u: P.validate(s, d, r), P.apply, "problem", NOTES),
+    "change_request": (CH.FIELDS, CH.validate, CH.apply, "change request", NOTES),
+    "kb_knowledge": (A.FIELDS, A.validate, A.apply, "knowledge article", {}),
 }
 MAX_LIMIT = 1000
 
@@ -147,12 +150,12 @@ def _refused_fields(acc, table: str, payload: dict, allowed: tuple[str, ...] | N
 
 def _task_write(request: Request, session, table: Table, rec, payload: Any, user, clock) -> JSONResponse:
     """Create (``rec`` None) or update a problem or change request through its form's rules."""
-    fields, check, save, label = TASKS[table.key]
+    fields, check, save, label, notes = TASKS[table.key]
     acc = access(request)
     verb = "Insert" if rec is None else "Update"
     if not acc.by_role(table.key, "create" if rec is None else "write"):
         return acl_error(f"ACL Exception {verb} Failed due to security constraints")
-    data, journal, bad = _payload(payload, fields, {"work_notes": "Work notes"})
+    data, journal, bad = _payload(payload, fields, notes)
     if bad:
         return bad
     refused = _refused_fields(acc, table.key, payload, None, verb)
@@ -161,7 +164,7 @@ def _task_write(request: Request, session, table: Table, rec, payload: Any, user
     values, errors = check(session, data, rec, user)
     if errors:
         return _invalid(label, errors)
-    rec = save(session, rec, values if rec is None else {k: values[k] for k in fields}, journal["work_notes"], user, clock)
+    rec = save(session, rec, values if rec is None else {k: values[k] for k in fields}, journal.get("work_notes", ""), user, clock)
     session.commit()
     return JSONResponse({"result": serialize(session, table, [rec], clock.now)[0]}, status_code=201 if verb == "Insert" else 200)
 

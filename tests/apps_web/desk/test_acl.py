@@ -98,6 +98,12 @@ def test_self_service_user_sees_their_own_and_is_denied_the_rest(browser, live_h
     assert world.one("SELECT kind, author_id FROM desk_journal WHERE record_id = ? AND table_name = 'incident' AND body = ?",
                      inc_id, "Still failing after the restart.") == ("comments", me)
     assert world.one("SELECT sys_updated_by FROM desk_incident WHERE id = ?", inc_id)[0] == username
+    # A knowledge article's form is read-only for them (knowledge_admin edits articles).
+    kb_id, title = world.one("SELECT id, title FROM desk_kb_article ORDER BY id")
+    page.goto(live_host.url("desk", f"/kb_knowledge.do?sys_id={kb_id}"))
+    kb_form = page.get_by_role("form", name="Knowledge article form")
+    expect(kb_form.get_by_role("textbox", name="Title")).to_be_disabled()
+    expect(kb_form.get_by_role("button", name="Update")).to_have_count(0)
     # Raising an incident through self-service: a few fields; the caller is you, the channel Self-service.
     page.goto(live_host.url("desk", "/"))
     page.get_by_role("link", name="Create Incident").click()
@@ -211,6 +217,15 @@ def test_table_api_refuses_by_acl_and_writes_changes_and_problems(live_host, wor
     assert r.json()["result"]["number"] == number and r.json()["result"]["risk"] == "High"
     assert world.one("SELECT risk, start_date, sys_updated_by FROM desk_change WHERE id = ?", chg_id) == ("High", "2026-04-02 20:00:00.000000", agent(world)[0])
     assert world.one("SELECT count(*) FROM desk_journal WHERE table_name = 'change_request' AND record_id = ? AND body = 'Window moved to Thursday.'", chg_id)[0] == 1
+    # Knowledge articles: itil may read, only knowledge_admin writes (validated like the article's form).
+    kb_id, title = world.one("SELECT id, title FROM desk_kb_article WHERE workflow_state = 'Published' ORDER BY id")
+    r = itil.patch(f"/api/now/table/kb_knowledge/{kb_id}", json={"workflow_state": "Retired"})
+    assert r.status_code == 403 and "ACL Exception Update Failed" in r.json()["error"]["detail"]
+    kadmin = api(live_host, world, world.one("SELECT u.username FROM identity_user u JOIN desk_user_role r ON r.user_id = u.id WHERE r.role = 'knowledge_admin'")[0])
+    assert kadmin.patch(f"/api/now/table/kb_knowledge/{kb_id}", json={"workflow_state": "Archived"}).status_code == 422
+    assert world.one("SELECT workflow_state FROM desk_kb_article WHERE id = ?", kb_id)[0] == "Published"
+    r = kadmin.patch(f"/api/now/table/kb_knowledge/{kb_id}", json={"workflow_state": "Retired"})
+    assert r.status_code == 200 and world.one("SELECT workflow_state, title FROM desk_kb_article WHERE id = ?", kb_id) == ("Retired", title)
     r = itil.post("/api/now/table/problem", json={"short_description": "VPN drops every hour", "category": "Network", "state": "Assess"})
     assert r.status_code == 422 and "assigned_to" in r.json()["error"]["detail"]
     r = itil.post("/api/now/table/problem", json={"short_description": "VPN drops every hour", "category": "Network", "impact": 2, "urgency": 2})
