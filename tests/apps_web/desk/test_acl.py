@@ -204,6 +204,12 @@ def test_table_api_refuses_by_acl_and_writes_changes_and_problems(live_host, wor
     assert r.status_code == 403 and "assignment_group" in r.json()["error"]["detail"]
     assert world.one("SELECT * FROM desk_change WHERE id = ?", chg_id) == snapshot
     assert world.one("SELECT (SELECT count(*) FROM desk_problem), (SELECT count(*) FROM desk_change)") == counts
+    # Impersonating and granting roles are for admins (an itil agent is refused too).
+    impersonations = world.one("SELECT count(*) FROM desk_impersonation")[0]
+    assert c.post("/impersonate.do", data={"user": "1"}).status_code == 403
+    assert itil.post("/impersonate.do", data={"user": "1"}).status_code == 403
+    assert itil.post("/sys_user_has_role.do", data={"user": "1", "role": "itil", "sysverb": "add"}).status_code == 403
+    assert world.one("SELECT count(*) FROM desk_impersonation")[0] == impersonations
     # itil: a PATCH to a change goes through the form's rules (422, nothing saved), then saves with a work note.
     r = itil.patch(f"/api/now/table/change_request/{chg_id}", json={"start_date": "2026-04-02 22:00:00", "end_date": "2026-04-02 20:00:00"})
     assert r.status_code == 422 and "must be after the planned start date" in r.json()["error"]["detail"]["end_date"]
