@@ -12,7 +12,7 @@ from ..catalog import place_order, validate_order, variables_of
 from ..common import display, get_or_404
 from ..models import CatalogItem
 from ..seed.knowledge import APPROVAL_LIMIT
-from ..acl import DeskUser, access
+from ..acl import DeskUser
 
 router = APIRouter()
 
