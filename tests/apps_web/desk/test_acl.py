@@ -190,6 +190,15 @@ def test_table_api_refuses_by_acl_and_writes_changes_and_problems(live_host, wor
     ess = world.one("""SELECT username FROM identity_user u WHERE role = 'finance'
                        AND NOT EXISTS (SELECT 1 FROM desk_user_role r WHERE r.user_id = u.id) ORDER BY id""")[0]
     c, itil = api(live_host, world, ess), api(live_host, world, agent(world)[0])
+    # The generated grants follow the people: IT agents itil, group leads itil_admin, managers approver_user,
+    # the administrator admin; sales reps none.
+    roles = dict(world.query("""SELECT u.id, group_concat(r.role) FROM identity_user u LEFT JOIN desk_user_role r ON r.user_id = u.id
+                                GROUP BY u.id"""))
+    people = world.query("SELECT id, role, (SELECT count(*) FROM desk_group g WHERE g.manager_id = u.id) FROM identity_user u")
+    assert all("itil" in (roles[i] or "") for i, role, _ in people if role == "it")
+    assert all("itil_admin" in roles[i] and "approver_user" in roles[i] for i, _, lead in people if lead)
+    assert all(roles[i] is None for i, role, _ in people if role == "sales_rep")
+    assert [i for i, role, _ in people if role == "admin"] == [i for i, r in roles.items() if r and "admin" in r.split(",")]
     chg_id, number = world.one("SELECT id, number FROM desk_change WHERE state = 'New' AND type = 'Normal' ORDER BY id")
     snapshot = world.one("SELECT * FROM desk_change WHERE id = ?", chg_id)
     counts = world.one("SELECT (SELECT count(*) FROM desk_problem), (SELECT count(*) FROM desk_change)")
