@@ -99,11 +99,6 @@ class Access:
     real_is_admin: bool = False  # the signed-in user may impersonate (whoever is impersonated)
     recent_impersonations: tuple[User, ...] = ()
 
-    @property
-    def ess(self) -> bool:
-        """A self-service user: no role at all."""
-        return not self.roles
-
     def has(self, *roles: str) -> bool:
         return "admin" in self.roles or any(r in self.roles for r in roles)
 
@@ -116,7 +111,7 @@ class Access:
         return rule.roles is EVERYONE or self.has(*rule.roles)
 
     def can(self, table: str, op: str) -> bool:
-        """The operation passes on some rows at least (by role, or on the user's own rows)."""
+        """The operation passes on some rows at least (by role, on the user's own rows, or by the rule's condition)."""
         rule = self.rule(table, op)
         return self.by_role(table, op) or bool(rule.own) or rule.condition is not None
 
