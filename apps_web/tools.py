@@ -304,7 +304,10 @@ def _error_of(status: int, payload: Any, text: str) -> tuple[str, dict[str, str]
     errors: dict[str, str] = {}
     if isinstance(payload, dict) and isinstance(payload.get("error"), dict):  # {"error": {"message", "detail"}}
         inner = payload["error"]
-        payload = {"detail": inner.get("message") or "", "errors": inner.get("detail") if isinstance(inner.get("detail"), dict) else {}}
+        message, more = str(inner.get("message") or ""), inner.get("detail")
+        if isinstance(more, str) and more and more not in message:  # ServiceNow's {"message": "Operation Failed", "detail": why}
+            message = f"{message}: {more}" if message else more
+        payload = {"detail": message, "errors": more if isinstance(more, dict) else {}}
     if isinstance(payload, dict):
         if isinstance(payload.get("errors"), dict):
             errors = {str(k): str(v) for k, v in payload["errors"].items()}

@@ -15,10 +15,10 @@ def _router():
 
 
 def _templates_setup(env):
-    from .navigator import NAVIGATOR
+    from .navigator import navigator_for
     from .tables import TABLES
 
-    env.globals.update(navigator=NAVIGATOR, tables=TABLES)
+    env.globals.update(navigator_for=navigator_for, tables=TABLES)
 
 
 def _seed(ctx):
@@ -48,8 +48,8 @@ APP = AppSpec(
     home_path="/",
     data_files=("models.py", "seed", "choices.py"),
     templates_setup=_templates_setup,
-    # bookkeeping, like the CRM's; task SLA timers follow the incident's own changes (never the agent's
+    # bookkeeping, like the CRM's (who wrote a record last is in sys_updated_by); task SLA timers follow the incident's own changes (never the agent's
     # direct work), so they are not changes a verifier should count either
-    volatile=("*.updated_at", "desk_task_sla"),
+    volatile=("*.updated_at", "*.sys_updated_by", "desk_task_sla"),
     messaging=_coworkers,
 )

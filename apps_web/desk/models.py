@@ -9,7 +9,8 @@ from __future__ import annotations
 from datetime import date
 
 from pydantic import NaiveDatetime
-from sqlmodel import Field, SQLModel
+from sqlalchemy import event
+from sqlmodel import Field, Session, SQLModel
 
 USER_FK = "identity_user.id"
 
@@ -17,6 +18,12 @@ USER_FK = "identity_user.id"
 class Stamps(SQLModel):
     created_at: NaiveDatetime | None = None
     updated_at: NaiveDatetime | None = None  # bookkeeping: verifiers ignore it
+
+
+class Updated(SQLModel):
+    # ServiceNow's sys_updated_by: the user name of whoever wrote the record last (the impersonated user
+    # while an admin impersonates); empty for generated records. Bookkeeping too (see desk_impersonation)
+    sys_updated_by: str | None = Field(default=None, max_length=64)
 
 
 class Group(Stamps, table=True):
@@ -60,7 +67,7 @@ class ConfigItem(Stamps, table=True):
     description: str = ""
 
 
-class Incident(Stamps, table=True):
+class Incident(Stamps, Updated, table=True):
     __tablename__ = "desk_incident"
     id: int | None = Field(default=None, primary_key=True)
     number: str = Field(index=True, unique=True, max_length=20)
@@ -91,7 +98,7 @@ class Incident(Stamps, table=True):
     problem_id: int | None = Field(default=None, foreign_key="desk_problem.id", index=True)
 
 
-class Problem(Stamps, table=True):
+class Problem(Stamps, Updated, table=True):
     """A problem (PRB): the cause behind one or more incidents, with a workaround and a root cause."""
 
     __tablename__ = "desk_problem"
@@ -119,7 +126,7 @@ class Problem(Stamps, table=True):
     closed_at: NaiveDatetime | None = None
 
 
-class ChangeRequest(Stamps, table=True):
+class ChangeRequest(Stamps, Updated, table=True):
     """A change request (CHG): normal, standard or emergency, planned on a configuration item."""
 
     __tablename__ = "desk_change"
@@ -163,14 +170,14 @@ class Journal(SQLModel, table=True):
     body: str = ""
 
 
-class KnowledgeArticle(Stamps, table=True):
+class KnowledgeArticle(Stamps, Updated, table=True):
     __tablename__ = "desk_kb_article"
     id: int | None = Field(default=None, primary_key=True)
     number: str = Field(index=True, unique=True, max_length=20)
     knowledge_base: str = Field(max_length=40)
     category: str = Field(max_length=60)
     title: str = Field(max_length=200)
-    body: str = ""  # HTML made by the generator from escaped parts (articles are not editable)
+    body: str = ""  # HTML made by the generator from escaped parts (the text is never edited)
     author_id: int | None = Field(default=None, foreign_key=USER_FK)
     workflow_state: str = Field(default="Published", max_length=20)
     published_on: date | None = None
@@ -257,3 +264,41 @@ class CIRelationship(SQLModel, table=True):
     parent_id: int = Field(foreign_key="desk_ci.id", index=True)
     child_id: int = Field(foreign_key="desk_ci.id", index=True)
     type: str = Field(max_length=40)  # "Depends on::Used by" | "Runs on::Runs"
+
+
+class UserRole(SQLModel, table=True):
+    """A role granted to a user (sys_user_has_role): itil, itil_admin, admin, approver_user,
+    catalog_admin, knowledge_admin. A user without a row is a self-service (ESS) user."""
+
+    __tablename__ = "desk_user_role"
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key=USER_FK, index=True)
+    role: str = Field(max_length=40)
+    granted_by_id: int | None = Field(default=None, foreign_key=USER_FK)  # empty for the generated grants
+    created_at: NaiveDatetime | None = None
+
+
+class Impersonation(SQLModel, table=True):
+    """One impersonation (ServiceNow logs each start and end): who impersonated whom, from when to when.
+
+    The session stays the admin's (an episode's persona is the signed-in user); an open row
+    (``ended_at`` empty) is the impersonation in force, and verifiers read it here."""
+
+    __tablename__ = "desk_impersonation"
+    id: int | None = Field(default=None, primary_key=True)
+    impersonator_id: int = Field(foreign_key=USER_FK, index=True)
+    user_id: int = Field(foreign_key=USER_FK)
+    started_at: NaiveDatetime | None = None
+    ended_at: NaiveDatetime | None = None
+
+
+@event.listens_for(Session, "before_flush")
+def _stamp_updated_by(session: Session, _context, _instances) -> None:
+    """sys_updated_by: the user the request acts as (``session.info["username"]``, set by the desk's
+    user dependency), on every new or changed desk record that has the column."""
+    who = session.info.get("username")
+    if not who:
+        return
+    for obj in list(session.new) + [o for o in session.dirty if session.is_modified(o)]:
+        if isinstance(obj, Updated):
+            obj.sys_updated_by = who

@@ -1,10 +1,13 @@
-"""The application navigator ("All" menu): modules grouped by application, as in ServiceNow."""
+"""The application navigator ("All" menu): modules grouped by application, as in ServiceNow, each
+shown only to the roles that may use it (a self-service user sees Self-Service, the catalog and
+knowledge; User Administration is for admins)."""
 
 from __future__ import annotations
 
 from urllib.parse import quote
 
 ME = "javascript:gs.getUserID()"
+MY_INCIDENTS = f"caller_id={ME}"
 
 
 def _list(table: str, query: str = "") -> str:
@@ -17,6 +20,7 @@ NAVIGATOR: list[tuple[str, list[tuple[str, str]]]] = [
         ("Dashboard", "/dashboard"),
         ("Service Catalog", "/catalog"),
         ("Knowledge", "/kb"),
+        ("Incidents", _list("incident", MY_INCIDENTS)),
         ("My Requests", _list("sc_req_item", f"requested_for={ME}")),
         ("My Approvals", _list("sysapproval_approver", f"approver={ME}^state=requested")),
     ]),
@@ -78,3 +82,28 @@ NAVIGATOR: list[tuple[str, list[tuple[str, str]]]] = [
         ("Groups", _list("sys_user_group")),
     ]),
 ]
+
+ITIL = ("itil",)
+# application -> roles that see it (None: everyone); module (application, label) -> roles, where they differ
+APPLICATION_ROLES: dict[str, tuple[str, ...] | None] = {
+    "Self-Service": None, "Service Catalog": None, "Approvals": None, "Knowledge": None, "User Administration": ("admin",),
+}
+MODULE_ROLES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("Self-Service", "Dashboard"): ITIL, ("Service Catalog", "Requests"): ITIL, ("Service Catalog", "Requested Items"): ITIL,
+    ("Approvals", "All Approvals"): ITIL,
+}
+
+
+def navigator_for(acc) -> list[tuple[str, list[tuple[str, str]]]]:  # noqa: ANN001 - the request's Access
+    """The applications and modules the acting user may use (everything when no one is known)."""
+    if acc is None:
+        return NAVIGATOR
+    out = []
+    for application, modules in NAVIGATOR:
+        roles = APPLICATION_ROLES.get(application, ITIL)
+        if roles is not None and not acc.has(*roles):
+            continue
+        shown = [(label, href) for label, href in modules if acc.has(*MODULE_ROLES.get((application, label), ())) or (application, label) not in MODULE_ROLES]
+        if shown:
+            out.append((application, shown))
+    return out

@@ -62,7 +62,39 @@ ORDER_BODY: dict[str, Any] = {"requestBody": {"required": False, "content": {"ap
     },
     "additionalProperties": False,
 }}}}}
-BODIES = {"incident": INCIDENT_BODY, "sysapproval_approver": APPROVAL_BODY}
+
+
+def _form_field(f) -> dict[str, Any]:  # noqa: ANN001 - a forms.F
+    """A problem or change form field as JSON schema (the same rules the form checks)."""
+    if f.kind == "reference":
+        return {"type": "integer", "description": f"{f.label}: sys_id of a {f.ref} record (see desk_lookup)"}
+    if f.kind == "number":
+        return {"type": "integer", "enum": list(f.choices), "description": f"{f.label}: 1 is the highest"}
+    if f.kind == "datetime":
+        return {"type": "string", "description": f"{f.label}: YYYY-MM-DD HH:MM:SS"}
+    schema: dict[str, Any] = {"type": "string", "description": f.label}
+    if f.kind == "choice":
+        schema["enum"] = list(f.choices)
+    return schema
+
+
+def _form_body(title: str, fields: dict, notes: bool = True) -> dict[str, Any]:
+    properties = {name: _form_field(f) for name, f in fields.items()}
+    if notes:
+        properties["work_notes"] = {"type": "string", "description": "Work notes (a journal entry added to the activity stream)"}
+    return {"type": "object", "title": title, "additionalProperties": False, "properties": properties}
+
+
+def _task_bodies() -> dict[str, dict[str, Any]]:
+    from .articles import FIELDS as ARTICLE_FIELDS
+    from .changes import FIELDS as CHANGE_FIELDS
+    from .problems import FIELDS as PROBLEM_FIELDS
+
+    return {"problem": _form_body("ProblemFields", PROBLEM_FIELDS), "change_request": _form_body("ChangeRequestFields", CHANGE_FIELDS),
+            "kb_knowledge": _form_body("KnowledgeArticleFields", ARTICLE_FIELDS, notes=False)}
+
+
+BODIES = {"incident": INCIDENT_BODY, "sysapproval_approver": APPROVAL_BODY, **_task_bodies()}
 
 
 def table_param(tables: list[str] | tuple[str, ...]) -> dict[str, Any]:
@@ -75,8 +107,8 @@ def bodies(tables: list[str] | tuple[str, ...], *, create: bool = False) -> dict
     out = {}
     for t in tables:
         schema = dict(BODIES[t])
-        if create and t == "incident":
-            schema["required"] = ["caller_id", "short_description"]
+        if create and t in ("incident", "problem", "change_request"):  # an incident's caller: the form's rule (a self-service user is the caller)
+            schema["required"] = ["short_description"]
         out[t] = schema
     return {"x-bodies": out}
 

@@ -77,7 +77,9 @@ def test_bad_calls_get_clear_errors_and_change_nothing(host, registry) -> None: 
                 "invalid": await ep.call("crm_update_opportunity", {"record_id": spec.params["opp"]["id"], "stage": "Won-ish", "close_date": "next week"}),
                 "no_record": await ep.call("crm_get_opportunity", {"record_id": 999999}),
                 "bad_type": await ep.call("crm_get_opportunity", {"record_id": "abc"}),
-                "desk_invalid": await ep.call("desk_create_incident", {"caller_id": 999999, "short_description": "VPN down", "impact": 7}),
+                # the persona (a sales rep) is a self-service user of the desk: the self-service fields, each checked
+                "desk_invalid": await ep.call("desk_create_incident", {"short_description": "VPN down", "urgency": 7}),
+                "desk_acl": await ep.call("desk_create_incident", {"caller_id": 999999, "short_description": "VPN down", "impact": 1}),
                 "desk_refused": await ep.call("desk_update_sysapproval_approver", {"sys_id": 1, "state": "approved"}),
             }
             return out, ep.changes()
@@ -92,7 +94,8 @@ def test_bad_calls_get_clear_errors_and_change_nothing(host, registry) -> None: 
     assert invalid.status == 422 and {"stage", "close_date"} <= set(invalid.errors), invalid.text()
     assert out["no_record"].status == 404 and not out["no_record"].ok
     assert out["bad_type"].status == 422 and "record_id" in out["bad_type"].error
-    assert out["desk_invalid"].status == 422 and "caller_id" in out["desk_invalid"].errors
+    assert out["desk_invalid"].status == 422 and "urgency" in out["desk_invalid"].errors
+    assert out["desk_acl"].status == 403 and "caller_id, impact" in out["desk_acl"].error
     assert out["desk_refused"].status in (403, 404) and out["desk_refused"].error
     assert all(not r.ok for r in out.values())
     assert diff.is_empty, diff.summary()

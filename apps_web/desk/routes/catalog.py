@@ -6,18 +6,19 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from sqlmodel import select
 
-from ...deps import ClockDep, CurrentUser, SessionDep
+from ...deps import ClockDep, SessionDep
 from ...ui import redirect, render
 from ..catalog import place_order, validate_order, variables_of
 from ..common import display, get_or_404
 from ..models import CatalogItem
 from ..seed.knowledge import APPROVAL_LIMIT
+from ..acl import DeskUser
 
 router = APIRouter()
 
 
 @router.get("/catalog")
-def catalog_home(request: Request, session: SessionDep, user: CurrentUser):
+def catalog_home(request: Request, session: SessionDep, user: DeskUser):
     items = session.exec(select(CatalogItem).where(CatalogItem.active.is_(True)).order_by(CatalogItem.category, CatalogItem.name)).all()
     categories: dict[str, list[CatalogItem]] = {}
     for it in items:
@@ -33,13 +34,13 @@ def _item_page(request, session, user, item: CatalogItem, values: dict, errors: 
 
 
 @router.get("/sc_cat_item.do")
-def catalog_item(request: Request, session: SessionDep, user: CurrentUser, sys_id: str = ""):
+def catalog_item(request: Request, session: SessionDep, user: DeskUser, sys_id: str = ""):
     item = get_or_404(session, CatalogItem, sys_id, "catalog item")
     return _item_page(request, session, user, item, {}, {})
 
 
 @router.post("/sc_cat_item.do")
-async def catalog_order(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep):
+async def catalog_order(request: Request, session: SessionDep, user: DeskUser, clock: ClockDep):
     form = await request.form()
     item = get_or_404(session, CatalogItem, form.get("sys_id"), "catalog item")
     raw = {v["name"]: form.get(f"IO:{v['name']}") for v in variables_of(item)}

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Body, HTTPException
+from fastapi import APIRouter, Body, HTTPException, Request
 from fastapi.responses import JSONResponse
 
-from ...deps import ClockDep, CurrentUser, SessionDep
+from ...deps import ClockDep, SessionDep
 from .. import changes as CH
 from .. import problems as P
 from .. import validation as INC
 from ..common import get_or_404, reference_maps
 from ..models import ChangeRequest, Incident, Problem
 from ..tables import TABLES, value
+from ..acl import DENIED_PAGE, DeskUser, access
 from .lists import INLINE, cell_text
 
 router = APIRouter(prefix="/api/desk", include_in_schema=False)
@@ -41,10 +42,12 @@ def _save(session, table_key: str, rec, field: str, raw: Any, user, clock) -> di
 
 
 @router.post("/cell/{table_key}/{sys_id}")
-def edit_cell(table_key: str, sys_id: str, session: SessionDep, user: CurrentUser, clock: ClockDep, payload: Any = Body(...)):
+def edit_cell(request: Request, table_key: str, sys_id: str, session: SessionDep, user: DeskUser, clock: ClockDep, payload: Any = Body(...)):
     table = TABLES.get(table_key)
     if table is None or table_key not in INLINE:
         raise HTTPException(status_code=404, detail=f"The {table_key} list cannot be edited in place.")
+    if not access(request).by_role(table_key, "write"):
+        return JSONResponse({"error": f"{DENIED_PAGE}: your roles do not allow editing {table.label.lower()}."}, status_code=403)
     if not isinstance(payload, dict) or not isinstance(payload.get("field"), str):
         return JSONResponse({"error": 'Send {"field": name, "value": text}.'}, status_code=400)
     field = payload["field"]

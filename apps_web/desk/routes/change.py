@@ -9,12 +9,14 @@ import json
 from fastapi import APIRouter, Request
 from sqlmodel import select
 
-from ...deps import ClockDep, CurrentUser, SessionDep
+from ...deps import ClockDep, SessionDep
 from ...ui import redirect, render
 from .. import changes as CH
 from .. import choices as C
 from ..common import display, displays, get_or_404
 from ..models import Approval, ChangeRequest
+from ..acl import DeskUser, access
+from .denied import denied
 from .incident import journal_entries, list_back
 
 router = APIRouter()
@@ -38,7 +40,9 @@ def _page(request, session, user, chg: ChangeRequest | None, values: dict, error
 
 
 @router.get("/change_request.do")
-def change_form(request: Request, session: SessionDep, user: CurrentUser, sys_id: str = "-1"):
+def change_form(request: Request, session: SessionDep, user: DeskUser, sys_id: str = "-1"):
+    if not access(request).by_role("change_request", "read"):
+        return denied(request)
     back = list_back(request, "/change_request_list.do")
     if sys_id == "-1":
         return _page(request, session, user, None, CH.current_values(None, user), {}, back=back)
@@ -47,8 +51,10 @@ def change_form(request: Request, session: SessionDep, user: CurrentUser, sys_id
 
 
 @router.post("/change_request.do")
-async def change_save(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep):
+async def change_save(request: Request, session: SessionDep, user: DeskUser, clock: ClockDep):
     form = await request.form()
+    if not access(request).by_role("change_request", "write"):
+        return denied(request)
     sys_id = str(form.get("sys_id", "-1"))
     chg = None if sys_id == "-1" else get_or_404(session, ChangeRequest, sys_id, "change request")
     action = str(form.get("sysverb", "save"))

@@ -9,12 +9,14 @@ from urllib.parse import quote
 from fastapi import APIRouter, Request
 from sqlalchemy import func, select
 
-from ...deps import ClockDep, CurrentUser, SessionDep
+from ...deps import ClockDep, SessionDep
 from ...ui import render
 from ...ui.charts import Bar, bar_chart, pie_chart
 from .. import choices as C
 from ..models import ChangeRequest, Group, Incident, Problem
 from ..slas import incident_breached_sql
+from ..acl import DeskUser, access
+from .denied import denied
 
 router = APIRouter()
 OPEN_Q = "stateINNew,In Progress,On Hold"
@@ -27,7 +29,9 @@ def _href(table: str, query: str) -> str:
 
 
 @router.get("/dashboard")
-def dashboard(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep):
+def dashboard(request: Request, session: SessionDep, user: DeskUser, clock: ClockDep):
+    if not access(request).by_role("incident", "read"):
+        return denied(request, "The Service Desk dashboard is for the service desk.")
     open_inc = Incident.state.in_(C.OPEN_STATES)
     by_pri = dict(session.execute(select(Incident.priority, func.count()).where(open_inc).group_by(Incident.priority)).all())
     pri_bars = [Bar(C.PRIORITY[p], by_pri.get(p, 0), _href("incident", f"{OPEN_Q}^priority={p}")) for p in C.PRIORITY]

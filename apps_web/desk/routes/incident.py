@@ -9,7 +9,7 @@ from urllib.parse import urlparse
 from fastapi import APIRouter, Request
 from sqlmodel import select
 
-from ...deps import ClockDep, CurrentUser, SessionDep
+from ...deps import ClockDep, SessionDep
 from ...ui import redirect, render
 from .. import choices as C
 from .. import problems
@@ -18,6 +18,8 @@ from ..common import display, get_or_404, sn_datetime
 from ..models import Incident, Journal
 from ..tables import REFS
 from ..validation import FIELDS, JOURNAL_FIELDS, apply, current_values, mandatory, validate
+from ..acl import ESS_INCIDENT_FIELDS, DeskUser, access
+from .denied import denied
 
 router = APIRouter()
 REF_TABLES = {"caller_id": "sys_user", "cmdb_ci": "cmdb_ci", "assignment_group": "sys_user_group", "assigned_to": "sys_user", "company": "customer_account",
@@ -29,10 +31,10 @@ def _labels(session, values: dict) -> dict[str, str]:
             for name, ref in REF_TABLES.items()}
 
 
-def _activity(session, inc: Incident | None) -> list[dict]:
+def _activity(session, inc: Incident | None, acc) -> list[dict]:
     if inc is None or inc.id is None:
         return []
-    return journal_entries(session, "incident", inc.id)
+    return [e for e in journal_entries(session, "incident", inc.id) if acc.field("incident", e["kind"])]
 
 
 def journal_entries(session, table_name: str, record_id: int) -> list[dict]:
@@ -45,13 +47,28 @@ def journal_entries(session, table_name: str, record_id: int) -> list[dict]:
              "when": r.created_at, "body": r.body} for r in rows]
 
 
+def writable(acc, inc: Incident | None) -> tuple[str, ...] | None:
+    """What the acting user may write on the incident (None: every field): a self-service user raises
+    an incident with a few fields and adds comments to their own; itil writes everything."""
+    if acc.by_role("incident", "write"):
+        return None
+    return ESS_INCIDENT_FIELDS if inc is None else acc.writable_fields("incident", inc)
+
+
+def _locked(allowed: tuple[str, ...] | None) -> set[str]:
+    """Fields shown read-only to the acting user (besides a closed incident's)."""
+    return set() if allowed is None else (set(FIELDS) | set(JOURNAL_FIELDS)) - set(allowed)
+
+
 def _page(request, session, user, inc: Incident | None, values: dict, errors: dict, journal: dict | None = None, back: str = "", *, clock):
     state = values.get("state") or "New"
     rules = {s: mandatory(s) for s in C.INCIDENT_STATES}
+    acc = access(request)
     return render(
         request, "desk/incident.html", inc=inc, v=values, labels=_labels(session, values), errors=errors, journal=journal or {},
         C=C, rules_json=json.dumps(rules), subcats_json=json.dumps(C.CATEGORIES), priorities_json=json.dumps({str(k): v for k, v in C.PRIORITY.items()}),
-        mandatory_now=mandatory(state), activity=_activity(session, inc), read_only=inc is not None and inc.state in C.READ_ONLY_STATES,
+        mandatory_now=mandatory(state), activity=_activity(session, inc, acc), read_only=inc is not None and inc.state in C.READ_ONLY_STATES,
+        locked=_locked(writable(acc, inc)), fulfiller=acc.by_role("incident", "write"), work_notes_visible=acc.field("incident", "work_notes"),
         priority_label=C.PRIORITY.get(C.priority_of(values.get("impact") or 3, values.get("urgency") or 3), ""), back=back,
         customer_lookup="customer_account" in REFS, task_slas=_timers(session, inc, clock.now),
     )
@@ -79,7 +96,8 @@ def list_back(request: Request, fallback: str) -> str:
 
 
 @router.get("/incident.do")
-def incident_form(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, sys_id: str = "-1", sysparm_query: str = ""):
+def incident_form(request: Request, session: SessionDep, user: DeskUser, clock: ClockDep, sys_id: str = "-1", sysparm_query: str = ""):
+    acc = access(request)
     if sys_id == "-1" and sysparm_query.startswith("number="):  # incident.do?sysparm_query=number=INC0010001
         inc = session.exec(select(Incident).where(Incident.number == sysparm_query[7:])).first()
         if inc is None:
@@ -87,19 +105,32 @@ def incident_form(request: Request, session: SessionDep, user: CurrentUser, cloc
         return redirect(request, f"/incident.do?sys_id={inc.id}")
     if sys_id == "-1":
         values = current_values(None)
+        if not acc.by_role("incident", "write"):  # raised through self-service: the caller is you
+            values.update(caller_id=user.id, contact_type="Self-service")
         return _page(request, session, user, None, values, {}, back=list_back(request, "/incident_list.do"), clock=clock)
     inc = get_or_404(session, Incident, sys_id, "incident")
+    if not acc.can_row("incident", "read", inc):
+        return denied(request, "This incident is not yours to see.")
     return _page(request, session, user, inc, current_values(inc), {}, back=list_back(request, "/incident_list.do"), clock=clock)
 
 
 @router.post("/incident.do")
-async def incident_save(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep):
+async def incident_save(request: Request, session: SessionDep, user: DeskUser, clock: ClockDep):
     form = await request.form()
     sys_id = str(form.get("sys_id", "-1"))
     inc = None if sys_id == "-1" else get_or_404(session, Incident, sys_id, "incident")
     action = str(form.get("sysverb", "save"))
     data = {name: form.get(name) for name in FIELDS if name in form}
     journal = {k: str(form.get(k, "")) for k in JOURNAL_FIELDS}
+    acc = access(request)
+    allowed = writable(acc, inc)
+    if allowed is not None:  # a self-service user: only what their view offers is written
+        if inc is not None and (not acc.can_row("incident", "read", inc) or not allowed or action not in ("save", "update")):
+            return denied(request, "Only the service desk can change this incident.")
+        data = {k: v for k, v in data.items() if k in allowed}
+        journal = {k: (v if k in allowed else "") for k, v in journal.items()}
+        if inc is None:
+            data.update(caller_id=user.id, contact_type="Self-service", state="New")
     if action == "resolve":
         data["state"] = "Resolved"
     elif action == "assign_to_me":

@@ -1,5 +1,6 @@
 """The knowledge base: home with search and bases (``/kb``), results (``/kb?q=``), an article
-(``/kb_view.do?sysparm_article=KB0010001`` or ``?sys_id=``)."""
+(``/kb_view.do?sysparm_article=KB0010001`` or ``?sys_id=``), and the article's form
+(``/kb_knowledge.do?sys_id=``) where a knowledge_admin edits its title, category and workflow."""
 
 from __future__ import annotations
 
@@ -10,11 +11,15 @@ from fastapi import APIRouter, Request
 from markupsafe import Markup
 from sqlalchemy import Integer, cast, func, or_, select
 
-from ...deps import CurrentUser, SessionDep
+from ...deps import ClockDep, SessionDep
 from ...identity.models import User
-from ...ui import render
+from ...ui import redirect, render
 from ..common import get_or_404
 from ..models import KnowledgeArticle
+from .. import articles as A
+from .. import choices as C
+from ..acl import DeskUser, access
+from .denied import denied
 
 router = APIRouter()
 _TAGS = re.compile(r"<[^>]+>")
@@ -30,7 +35,7 @@ def snippet(body: str, words: list[str], size: int = 220) -> str:
 
 
 @router.get("/kb")
-def kb_home(request: Request, session: SessionDep, user: CurrentUser, q: str = "", kb: str = ""):
+def kb_home(request: Request, session: SessionDep, user: DeskUser, q: str = "", kb: str = ""):
     published = KnowledgeArticle.workflow_state == "Published"
     bases = session.execute(select(KnowledgeArticle.knowledge_base, func.count()).where(published).group_by(KnowledgeArticle.knowledge_base).order_by(KnowledgeArticle.knowledge_base)).all()
     results = None
@@ -49,13 +54,44 @@ def kb_home(request: Request, session: SessionDep, user: CurrentUser, q: str = "
 
 
 @router.get("/kb_view.do")
-def kb_view(request: Request, session: SessionDep, user: CurrentUser, sysparm_article: str = "", sys_id: str = ""):
+def kb_view(request: Request, session: SessionDep, user: DeskUser, sysparm_article: str = "", sys_id: str = ""):
     if sysparm_article:
         article = session.execute(select(KnowledgeArticle).where(KnowledgeArticle.number == sysparm_article)).scalars().first()
         if article is None:
             get_or_404(session, KnowledgeArticle, None, "knowledge article")
     else:
         article = get_or_404(session, KnowledgeArticle, sys_id, "knowledge article")
+    if not access(request).can_row("kb_knowledge", "read", article):
+        return denied(request, f"Knowledge article {article.number} is {article.workflow_state.lower()}.")
     author = session.get(User, article.author_id) if article.author_id else None
-    # Articles are written by the generator from escaped parts and cannot be edited: their HTML is trusted.
-    return render(request, "desk/kb_article.html", a=article, author=author, body=Markup(article.body))
+    # The text is written by the generator from escaped parts and never edited (only title, category, workflow): its HTML is trusted.
+    return render(request, "desk/kb_article.html", a=article, author=author, body=Markup(article.body),
+                  can_edit=access(request).by_role("kb_knowledge", "write"))
+
+
+def _form(request, session, article: KnowledgeArticle, values: dict, errors: dict):
+    return render(request, "desk/kb_form.html", a=article, v=values, errors=errors, C=C,
+                  can_edit=access(request).by_role("kb_knowledge", "write"))
+
+
+@router.get("/kb_knowledge.do")
+def kb_form(request: Request, session: SessionDep, user: DeskUser, sys_id: str = ""):
+    article = get_or_404(session, KnowledgeArticle, sys_id, "knowledge article")
+    if not access(request).can_row("kb_knowledge", "read", article):
+        return denied(request)
+    return _form(request, session, article, A.current_values(article), {})
+
+
+@router.post("/kb_knowledge.do")
+async def kb_save(request: Request, session: SessionDep, user: DeskUser, clock: ClockDep):
+    form = await request.form()
+    article = get_or_404(session, KnowledgeArticle, form.get("sys_id"), "knowledge article")
+    if not access(request).by_role("kb_knowledge", "write"):
+        return denied(request, "Editing knowledge articles is for knowledge administrators (knowledge_admin).")
+    data = {name: form.get(name) for name in A.FIELDS if name in form}
+    values, errors = A.validate(session, data, article)
+    if errors:
+        return _form(request, session, article, values, errors)
+    A.apply(session, article, values, "", user, clock)
+    session.commit()
+    return redirect(request, f"/kb_view.do?sys_id={article.id}", toast=f"Knowledge article {article.number} updated.")

@@ -11,14 +11,16 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, select
 
-from ...deps import ClockDep, CurrentUser, SessionDep
+from ...deps import ClockDep, SessionDep
 from ...ui import render
 from ..common import displays, reference_maps, sn_datetime
 from ..models import Group
 from ..query import OPS, Query, QueryError, describe, order_by, parse, where
 from ..tables import TABLES, Col, Table, attr, value
+from ..acl import DeskUser, access
+from .denied import denied
 
 router = APIRouter()
 PAGE = 20
@@ -115,11 +117,15 @@ def _groups(session, table: Table, q: Query, cond, now) -> list[dict]:
 
 
 @router.get("/{table_key}_list.do")
-def list_view(request: Request, table_key: str, session: SessionDep, user: CurrentUser, clock: ClockDep, sysparm_query: str = "", sysparm_first_row: int = 1,
+def list_view(request: Request, table_key: str, session: SessionDep, user: DeskUser, clock: ClockDep, sysparm_query: str = "", sysparm_first_row: int = 1,
               sysparm_search_field: str = "", sysparm_search: str = "", sysparm_fragment: str = ""):
     table = TABLES.get(table_key)
     if table is None:
         raise HTTPException(status_code=404, detail=f"Invalid table name: {table_key}. There is no such list.")
+    acc = access(request)
+    if not acc.can(table.key, "read"):
+        return denied(request, f"The {table.label} list needs a role you do not have.")
+    mine = acc.row_filter(table.key, table.model)  # a self-service user's own records only
     if sysparm_search.strip() and table.col(sysparm_search_field):
         # The list's search box adds "<field> contains <text>" to the current filter.
         extra = f"{sysparm_search_field}LIKE{sysparm_search.strip().replace('^', ' ')}"
@@ -131,8 +137,10 @@ def list_view(request: Request, table_key: str, session: SessionDep, user: Curre
     except QueryError as exc:
         error, q = str(exc), Query([], [])
         cond = where(table, q, user.id, clock.now)
+    if mine is not None:
+        cond = and_(cond, mine)
     columns = [table.col(n) for n in table.columns]
-    editable = set(INLINE.get(table.key, ())) & set(table.columns)
+    editable = set(INLINE.get(table.key, ())) & set(table.columns) if acc.by_role(table.key, "write") else set()
     options = {c.name: inline_options(session, c) for c in columns if c.name in editable}
     total = session.execute(select(func.count()).select_from(table.model).where(cond)).scalar_one()
     first = max(1, min(sysparm_first_row, max(total, 1)))

@@ -7,12 +7,14 @@ import json
 
 from fastapi import APIRouter, Request
 
-from ...deps import ClockDep, CurrentUser, SessionDep
+from ...deps import ClockDep, SessionDep
 from ...ui import redirect, render
 from .. import choices as C
 from .. import problems as P
 from ..common import display, get_or_404
 from ..models import Problem
+from ..acl import DeskUser, access
+from .denied import denied
 from .incident import journal_entries, list_back
 
 router = APIRouter()
@@ -34,7 +36,9 @@ def _page(request, session, prb: Problem | None, values: dict, errors: dict, wor
 
 
 @router.get("/problem.do")
-def problem_form(request: Request, session: SessionDep, user: CurrentUser, sys_id: str = "-1"):
+def problem_form(request: Request, session: SessionDep, user: DeskUser, sys_id: str = "-1"):
+    if not access(request).by_role("problem", "read"):
+        return denied(request)
     back = list_back(request, "/problem_list.do")
     if sys_id == "-1":
         return _page(request, session, None, P.current_values(None), {}, back=back)
@@ -43,8 +47,10 @@ def problem_form(request: Request, session: SessionDep, user: CurrentUser, sys_i
 
 
 @router.post("/problem.do")
-async def problem_save(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep):
+async def problem_save(request: Request, session: SessionDep, user: DeskUser, clock: ClockDep):
     form = await request.form()
+    if not access(request).by_role("problem", "write"):
+        return denied(request)
     sys_id = str(form.get("sys_id", "-1"))
     prb = None if sys_id == "-1" else get_or_404(session, Problem, sys_id, "problem")
     action = str(form.get("sysverb", "save"))

@@ -8,7 +8,7 @@ import json
 from fastapi import APIRouter, HTTPException, Request
 from sqlmodel import select
 
-from ...deps import ClockDep, CurrentUser, SessionDep
+from ...deps import ClockDep, SessionDep
 from ...identity.models import User
 from ...ui import redirect, render
 from ..catalog import decide, variables_of
@@ -16,6 +16,9 @@ from ..changes import conflicts
 from ..common import display, displays, get_or_404, reference_maps, sn_datetime
 from ..models import Approval, CatalogItem, ChangeRequest, CIRelationship, GroupMember, RequestedItem
 from ..tables import REFS, TABLES, value
+from ..acl import ROLES, DeskUser, access
+from ..roles import user_roles
+from .denied import denied
 
 router = APIRouter()
 
@@ -37,7 +40,7 @@ def _fields(session, table, rec, now=None) -> list[dict]:
     return out
 
 
-def _extras(session, key: str, rec) -> dict:
+def _extras(session, key: str, rec, acc=None) -> dict:  # noqa: ANN001 - the request's Access
     extra: dict = {}
     if key == "sc_req_item":
         item = session.get(CatalogItem, rec.item_id)
@@ -49,6 +52,9 @@ def _extras(session, key: str, rec) -> dict:
         extra["items"] = session.exec(select(RequestedItem).where(RequestedItem.request_id == rec.id)).all()
     if key == "cmdb_ci":
         extra["relations"] = relations_of(session, rec.id)
+    if key == "sys_user" and acc is not None and (acc.by_role("sys_user_has_role", "read") or rec.id == acc.user.id):
+        extra["roles"] = user_roles(session, rec.id)
+        extra["role_choices"] = list(ROLES.items())
     if key == "sys_user_group":
         ids = [m.user_id for m in session.exec(select(GroupMember).where(GroupMember.group_id == rec.id)).all()]
         extra["members"] = session.exec(select(User).where(User.id.in_(ids)).order_by(User.last_name)).all() if ids else []
@@ -82,14 +88,19 @@ def relations_of(session, ci_id: int) -> list[dict]:
 
 
 @router.get("/{table_key}.do")
-def record_form(request: Request, table_key: str, session: SessionDep, user: CurrentUser, clock: ClockDep, sys_id: str = ""):
+def record_form(request: Request, table_key: str, session: SessionDep, user: DeskUser, clock: ClockDep, sys_id: str = ""):
     table = TABLES.get(table_key)
     if table is None or table_key in ("incident", "problem", "change_request"):
         raise HTTPException(status_code=404, detail=f"Invalid table name: {table_key}.")
+    acc = access(request)
+    if not acc.can(table.key, "read"):
+        return denied(request)
     rec = get_or_404(session, table.model, sys_id, table.singular)
+    if not acc.can_row(table.key, "read", rec):
+        return denied(request)
     fields = _fields(session, table, rec, clock.now)
     title = next((f["text"] for f in fields if f["label"] in ("Number", "Name")), None) or f"{table.singular} {rec.id}"
-    extra = _extras(session, table_key, rec)
+    extra = _extras(session, table_key, rec, acc)
     if table_key == "sysapproval_approver" and extra.get("ritm") is not None:
         title = f"Approval for {extra['ritm'].number}"
     if table_key == "sysapproval_approver" and extra.get("change") is not None:
@@ -98,7 +109,7 @@ def record_form(request: Request, table_key: str, session: SessionDep, user: Cur
 
 
 @router.post("/sysapproval_approver.do")
-async def approval_action(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep):
+async def approval_action(request: Request, session: SessionDep, user: DeskUser, clock: ClockDep):
     form = await request.form()
     approval = get_or_404(session, Approval, form.get("sys_id"), "approval")
     table = TABLES["sysapproval_approver"]

@@ -17,6 +17,7 @@ from .knowledge import seed_knowledge
 from .people import seed_people
 from .problems import seed_problems
 from .relations import seed_relations
+from .roles import seed_roles
 from .slas import seed_slas
 
 
@@ -24,6 +25,7 @@ def seed_desk(ctx: SeedContext) -> None:
     staff = seed_people(ctx)
     if staff is None:
         return  # no people in this world: nothing to support
+    seed_roles(ctx, staff)
     cis = seed_cmdb(ctx, staff)
     seed_relations(ctx, cis.by_class)
     incidents, journals = seed_incidents(ctx, staff, cis)
