@@ -61,8 +61,11 @@ def cloud_files(session: Session, user: User, q: str = "") -> list[dict]:
 
     ids = visible_ids(session, user)
     query = select(Item).where(Item.id.in_(ids), Item.kind != "folder", Item.deleted_at.is_(None))
-    if q.strip():
-        query = query.where(Item.name.ilike(f"%{q.strip()}%"))
+    q = q.strip()
+    if q.lower().endswith((".docx", ".xlsx")):  # documents and workbooks are named without the extension Office shows
+        q = q[:-5]
+    if q:
+        query = query.where(Item.name.ilike(f"%{q}%"))
     items = session.exec(query.order_by(Item.modified_at.desc(), Item.id.desc()).limit(MAX_CLOUD_FILES)).all()
     sites = {s.id: s for s in session.exec(select(Site).where(Site.id.in_({i.site_id for i in items}))).all()} if items else {}
     out = []
