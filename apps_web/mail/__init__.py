@@ -29,6 +29,7 @@ def _seed(ctx):
 
 def _fields():
     return {
+        "mail_mailbox": {"kind": {"picklist": ["user", "shared"], "required": True}},
         "mail_folder": {"kind": {"picklist": ["inbox", "drafts", "sent", "archive", "deleted", "junk", "custom"], "required": True}},
         "mail_recipient": {"kind": {"picklist": ["to", "cc", "bcc"], "required": True}},
         "mail_message": {"importance": {"picklist": ["low", "normal", "high"]}},

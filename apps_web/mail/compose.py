@@ -16,7 +16,7 @@ from ..world import WorldClock
 from .calendar.models import Room
 from .delivery import EVERYONE_LOCAL, quote_header, text_preview
 from .html import sanitize
-from .mailbox import directory, folder_of_kind, own_message, recipients_of
+from .mailbox import directory, folder_of_kind, own_message, recipients_of, shared_boxes
 from .models import Attachment, Mailbox, Message, Recipient
 from .options import on_delivery
 
@@ -38,6 +38,26 @@ class ComposeForm:
     draft_id: int | None = None
     attachment_ids: list[int] = field(default_factory=list)  # attachments kept (of the source or the draft)
     confirm_no_subject: bool = False
+    from_address: str = ""  # the From picker: the user's own address or a shared mailbox they may send as
+
+
+SEND_AS_DENIED = ("You can't send a message on behalf of \u201c{address}\u201d unless you have permission to do so. Make sure you're "
+                  "sending from the correct address, or ask your administrator for Send As permission.")
+
+
+def sender_box(session: Session, user: User, box: Mailbox, form: ComposeForm) -> Mailbox | None:
+    """The mailbox the message goes out from: the From address when the user may send as it (their
+    own, or a shared mailbox with Send As); None when they may not."""
+    address = (form.from_address or box.address).strip().lower()
+    own = session.exec(select(Mailbox).where(Mailbox.user_id == user.id)).first()
+    if own is not None and address == own.address.lower():
+        return own
+    return next((b for b in shared_boxes(session, user, send_as=True) if b.address.lower() == address), None)
+
+
+def from_choices(session: Session, user: User, own: Mailbox) -> list[Mailbox]:
+    """What the From picker lists: the user's own address, then the shared mailboxes they may send as."""
+    return [own] + shared_boxes(session, user, send_as=True)
 
 
 @dataclass
@@ -66,8 +86,13 @@ def mailboxes_by_address(session: Session) -> dict[str, Mailbox]:
     return {b.address.lower(): b for b in session.exec(select(Mailbox)).all()}
 
 
-def validate(session: Session, form: ComposeForm, domain: str, *, sending: bool) -> Problems:
+def validate(session: Session, form: ComposeForm, domain: str, *, sending: bool, user: User | None = None,
+             box: Mailbox | None = None) -> Problems:
     problems = Problems()
+    if user is not None and box is not None and sender_box(session, user, box, form) is None:
+        address = form.from_address.strip()
+        problems.errors["from"] = (f"\u201c{address}\u201d isn't a valid email address. Pick an address from the list." if not EMAIL.match(address)
+                                   else SEND_AS_DENIED.format(address=address))
     boxes = mailboxes_by_address(session)
     rooms = {a.lower() for a in session.exec(select(Room.address)).all()}  # rooms have addresses too (and take no mail here)
     everyone = f"{EVERYONE_LOCAL}@{domain}".lower()
@@ -131,6 +156,12 @@ def _kept_attachments(session: Session, form: ComposeForm, box: Mailbox) -> list
     return out
 
 
+def copy_attachment(a: Attachment, message_id: int) -> Attachment:
+    """The same file on another message copy (a forward, a recipient's copy): bytes and cloud link kept."""
+    return Attachment(message_id=message_id, name=a.name, size=a.size, content_type=a.content_type, data=a.data,
+                      drive_item_id=a.drive_item_id, is_link=a.is_link)
+
+
 def _fill(session: Session, box: Mailbox, user: User, form: ComposeForm, clock: WorldClock, message: Message | None) -> Message:
     """Write the form into ``message`` (a draft), creating it when needed."""
     source = own_message(session, box, form.source_id) if form.source_id else None
@@ -138,6 +169,9 @@ def _fill(session: Session, box: Mailbox, user: User, form: ComposeForm, clock: 
     if message is None:
         message = Message(mailbox_id=box.id, folder_id=folder_of_kind(session, box, "drafts").id, conversation_id="", internet_message_id="",
                           from_address=box.address, from_name=box.display_name, is_draft=True, is_read=True, created_at=clock.now)
+    sender = sender_box(session, user, box, form)
+    if sender is not None:
+        message.from_address, message.from_name = sender.address, sender.display_name
     message.subject = form.subject.strip()
     message.unique_body_html = unique
     message.body_html = unique + (_quoted(session, source) if source else "")
@@ -167,7 +201,7 @@ def _fill(session: Session, box: Mailbox, user: User, form: ComposeForm, clock: 
     have = {(a.name, a.size) for a in current if a.id in keep_ids}
     for a in kept:
         if a.message_id != message.id and (a.name, a.size) not in have:
-            session.add(Attachment(message_id=message.id, name=a.name, size=a.size, content_type=a.content_type))
+            session.add(copy_attachment(a, message.id))
     session.flush()
     message.has_attachments = session.exec(select(Attachment.id).where(Attachment.message_id == message.id)).first() is not None
     return message
@@ -190,18 +224,21 @@ def send(session: Session, box: Mailbox, user: User, form: ComposeForm, clock: W
         draft = None
     boxes = mailboxes_by_address(session)
     message = _fill(session, box, user, form, clock, draft)
+    sender = sender_box(session, user, box, form) or box  # validated before: the caller checked Send As
     message.is_draft = False
-    message.folder_id = folder_of_kind(session, box, "sent").id
+    message.mailbox_id = sender.id
+    message.from_address, message.from_name = sender.address, sender.display_name
+    message.folder_id = folder_of_kind(session, sender, "sent").id
     message.sent_at = message.received_at = clock.now
     _set_recipients(session, message, form, boxes)
     session.flush()
     attachments = session.exec(select(Attachment).where(Attachment.message_id == message.id)).all()
     everyone = f"{EVERYONE_LOCAL}@{domain}".lower()
-    delivered = {box.address.lower()}
+    delivered = {sender.address.lower()}
     replies = []
     for kind in ("to", "cc", "bcc"):
         for _, address in split_addresses(getattr(form, kind)):
-            targets = list(boxes) if address.lower() == everyone else [address.lower()]
+            targets = [a for a, b in boxes.items() if b.kind != "shared"] if address.lower() == everyone else [address.lower()]
             for target in targets:
                 if target in delivered or target not in boxes:
                     continue  # external addresses leave the company: nothing to deliver here
@@ -230,7 +267,7 @@ def _deliver(session: Session, to_box: Mailbox, message: Message, form: ComposeF
     session.flush()
     _set_recipients(session, copy, form, boxes, include_bcc=False)
     for a in attachments:
-        session.add(Attachment(message_id=copy.id, name=a.name, size=a.size, content_type=a.content_type))
+        session.add(copy_attachment(a, copy.id))
     return on_delivery(session, to_box, copy, clock.now)
 
 
@@ -243,7 +280,7 @@ def prefill(session: Session, box: Mailbox, source: Message, mode: str) -> Compo
         if subject.startswith(p):
             subject = subject[len(p):]
             break
-    form = ComposeForm(subject=prefix + subject, mode=mode, source_id=source.id)
+    form = ComposeForm(subject=prefix + subject, mode=mode, source_id=source.id, from_address=box.address)
     me = box.address.lower()
 
     def fmt(name: str, address: str) -> str:
@@ -278,5 +315,6 @@ def form_from_draft(session: Session, draft: Message) -> ComposeForm:
     source_id = draft.reply_to_message_id or draft.forward_of_message_id
     mode = "forward" if draft.forward_of_message_id else ("reply" if draft.reply_to_message_id else "new")
     return ComposeForm(to=join("to"), cc=join("cc"), bcc=join("bcc"), subject=draft.subject, body=draft.unique_body_html, mode=mode,
+                       from_address=draft.from_address,
                        source_id=source_id, draft_id=draft.id,
                        attachment_ids=[a.id for a in session.exec(select(Attachment).where(Attachment.message_id == draft.id).order_by(Attachment.id)).all()])

@@ -13,7 +13,7 @@ from sqlmodel import Session, select
 from ..deps import row_id
 from ..identity.models import User
 from ..world import WorldClock
-from .models import FOLDER_KINDS, FOLDER_NAMES, Attachment, Folder, Mailbox, Message, Recipient
+from .models import FOLDER_KINDS, FOLDER_NAMES, Attachment, Folder, Mailbox, MailboxMember, Message, Recipient
 
 PAGE_SIZE = 50
 # URL slugs of the well-known folders (Outlook on the web's own); user folders use their id.
@@ -27,10 +27,15 @@ class FolderView:
     folder: Folder
     unread: int
     total: int
+    base: str = "/mail"  # "/mail/<address>" for a shared mailbox's folders
 
     @property
     def slug(self) -> str:
         return folder_slug(self.folder)
+
+    @property
+    def url(self) -> str:
+        return f"{self.base}/{self.slug}"
 
     @property
     def badge(self) -> int:
@@ -56,6 +61,38 @@ def mailbox_for(session: Session, user: User) -> Mailbox:
     return box
 
 
+def box_base(box: Mailbox) -> str:
+    """Where a mailbox's pages live: ``/mail`` for one's own, ``/mail/<address>`` for a shared one
+    (as Outlook on the web opens a shared mailbox)."""
+    return f"/mail/{box.address}" if box.kind == "shared" else "/mail"
+
+
+def shared_boxes(session: Session, user: User, *, send_as: bool = False) -> list[Mailbox]:
+    """The shared mailboxes ``user`` is a member of (Full Access; Send As when asked), by name."""
+    member = select(MailboxMember.mailbox_id).where(MailboxMember.user_id == user.id,
+                                                    (MailboxMember.send_as if send_as else MailboxMember.full_access).is_(True))
+    return list(session.exec(select(Mailbox).where(Mailbox.kind == "shared", Mailbox.id.in_(member)).order_by(Mailbox.display_name)).all())
+
+
+def box_by_address(session: Session, user: User, address: str) -> Mailbox:
+    """A mailbox ``user`` may open by its address: their own, or a shared one they are a member of."""
+    box = session.exec(select(Mailbox).where(Mailbox.address == (address or "").lower())).first()
+    if box is not None and (box.user_id == user.id or box.id in {b.id for b in shared_boxes(session, user)}):
+        return box
+    raise HTTPException(status_code=404, detail=f"You don't have permission to open the mailbox \u201c{address}\u201d. "
+                                                "Ask its owner or your administrator for access.")
+
+
+def reachable_message(session: Session, user: User, message_id: int | None) -> tuple[Mailbox, Message]:
+    """A message of the user's own mailbox or of a shared mailbox they are a member of, with its mailbox."""
+    rid = row_id(message_id) if message_id is not None else None
+    message = session.get(Message, rid) if rid is not None else None
+    box = session.get(Mailbox, message.mailbox_id) if message is not None else None
+    if box is None or not (box.user_id == user.id or (box.kind == "shared" and box.id in {b.id for b in shared_boxes(session, user)})):
+        raise HTTPException(status_code=404, detail="This message doesn't exist or has been permanently deleted.")
+    return box, message
+
+
 def folder_views(session: Session, box: Mailbox) -> list[FolderView]:
     counts = {
         fid: (unread or 0, total)
@@ -65,7 +102,7 @@ def folder_views(session: Session, box: Mailbox) -> list[FolderView]:
         )
     }
     folders = session.exec(select(Folder).where(Folder.mailbox_id == box.id).order_by(Folder.position, Folder.name)).all()
-    return [FolderView(f, *counts.get(f.id, (0, 0))) for f in folders]
+    return [FolderView(f, *counts.get(f.id, (0, 0)), base=box_base(box)) for f in folders]
 
 
 def folder_of_kind(session: Session, box: Mailbox, kind: str) -> Folder:
@@ -148,6 +185,10 @@ def directory(session: Session, q: str, limit: int = 10) -> list[dict[str, str]]
             "select first_name, last_name, email, title from identity_user where active and "
             "(lower(first_name || ' ' || last_name) like :q or lower(email) like :q) order by last_name, first_name limit :n"), {"q": like, "n": limit})
     ]
+    if len(out) < limit:  # the company's shared mailboxes (support@, billing@...)
+        out += [{"name": name, "address": address.lower(), "detail": "Shared mailbox"} for name, address in session.execute(text(
+            "select display_name, address from mail_mailbox where kind = 'shared' and (lower(display_name) like :q or lower(address) like :q) "
+            "order by display_name limit :n"), {"q": like, "n": limit - len(out)})]
     if len(out) < limit and _has_table(session, "crm_contact"):
         out += [
             {"name": f"{first} {last}", "address": email.lower(), "detail": account or ""}

@@ -26,11 +26,26 @@ RECIPIENT_KINDS = ("to", "cc", "bcc")
 
 
 class Mailbox(SQLModel, table=True):
+    """A user's own mailbox, or a shared mailbox (support@, billing@...) that has no owner: its
+    members (``mail_mailbox_member``) open it from their folder pane and send as its address."""
+
     __tablename__ = "mail_mailbox"
     id: int | None = Field(default=None, primary_key=True)
-    user_id: int = Field(foreign_key=USER_FK, index=True, unique=True)
+    user_id: int | None = Field(default=None, foreign_key=USER_FK, index=True, unique=True)  # None for a shared mailbox
     address: str = Field(max_length=254, index=True, unique=True)
     display_name: str = Field(max_length=160)
+    kind: str = Field(default="user", max_length=10, sa_column_kwargs={"server_default": "user"})  # user | shared
+
+
+class MailboxMember(SQLModel, table=True):
+    """Who may open a shared mailbox (Exchange's Full Access) and send from its address (Send As)."""
+
+    __tablename__ = "mail_mailbox_member"
+    id: int | None = Field(default=None, primary_key=True)
+    mailbox_id: int = Field(foreign_key="mail_mailbox.id", index=True)
+    user_id: int = Field(foreign_key=USER_FK, index=True)
+    full_access: bool = Field(default=True, sa_column_kwargs={"server_default": "1"})
+    send_as: bool = Field(default=True, sa_column_kwargs={"server_default": "1"})
 
 
 class Folder(SQLModel, table=True):
@@ -89,15 +104,38 @@ class Recipient(SQLModel, table=True):
 
 
 class Attachment(SQLModel, table=True):
+    """A file on one message copy. An upload or a copy of a cloud file holds its bytes in ``data``
+    (as the drive keeps an upload's bytes in ``drive_item.data``); a cloud file shared as a link holds
+    none: ``drive_item_id`` names the drive item and ``is_link`` is set. Generated history has
+    names and sizes only (its content is rendered when downloaded)."""
+
     __tablename__ = "mail_attachment"
     id: int | None = Field(default=None, primary_key=True)
     message_id: int = Field(foreign_key="mail_message.id", index=True)
     name: str = Field(max_length=255)
     size: int = 0  # bytes
     content_type: str = Field(default="application/octet-stream", max_length=120)
+    data: bytes | None = None
+    drive_item_id: int | None = Field(default=None, index=True)  # the drive file it came from (plain id)
+    is_link: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})  # shared as a OneDrive link rather than attached as a copy
+
+
+class Signature(SQLModel, table=True):
+    """A named email signature of a mailbox (Settings > Mail > Compose and reply), and whether it is
+    the one added to new messages and to replies and forwards."""
+
+    __tablename__ = "mail_signature"
+    id: int | None = Field(default=None, primary_key=True)
+    mailbox_id: int = Field(foreign_key="mail_mailbox.id", index=True)
+    name: str = Field(max_length=120)
+    body_html: str = ""
+    position: int = 0
+    default_new: bool = False
+    default_reply: bool = False
 
 
 from .calendar.models import Attendee, Event, Profile, Room  # noqa: E402,F401  (registers the calendar tables)
 from .options import AutoReply, Rule  # noqa: E402,F401  (registers the options' tables)
 
-TABLES = {"mailbox": Mailbox, "folder": Folder, "message": Message, "recipient": Recipient, "attachment": Attachment}
+TABLES = {"mailbox": Mailbox, "folder": Folder, "message": Message, "recipient": Recipient, "attachment": Attachment,
+          "mailbox_member": MailboxMember, "signature": Signature}

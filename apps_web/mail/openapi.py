@@ -19,6 +19,7 @@ SEND = json_body("SendMessage", {
     "attachment_ids": {"type": "array", "items": {"type": "integer"}, "description": "ids of attachments to include"},
     "confirm_no_subject": {"type": "boolean", "description": "send even though the subject is empty"},
     "draft_id": {"type": "integer", "description": "id of the draft this sends (the draft is removed)"},
+    "from": {"type": "string", "description": "send from this address: your own (the default) or a shared mailbox you have Send As on"},
 })
 MOVE = json_body("MoveMessage", {"folder": {"type": "string", "description": "a folder's slug (inbox, archive, deleteditems...), id or name"}}, ["folder"])
 UPDATE = json_body("UpdateMessage", {"is_read": {"type": "boolean"}, "is_flagged": {"type": "boolean"}})

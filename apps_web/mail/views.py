@@ -12,9 +12,12 @@ from sqlmodel import Session, select
 from ..identity.models import User
 from ..ui import render
 from ..world import WorldClock
-from .mailbox import PAGE_SIZE, FolderView, attachments_of, conversation, folder_views, recipients_of
+from .mailbox import PAGE_SIZE, FolderView, attachments_of, box_base, conversation, folder_views, mailbox_for, recipients_of, shared_boxes
 from .calendar.models import Attendee, Event
+from .attachments import has_drive
+from .compose import from_choices
 from .models import Attachment, Folder, Mailbox, Message
+from .signatures import signatures_of
 
 
 def list_time(value: Any, now: datetime | None = None) -> str:
@@ -63,7 +66,13 @@ def page(request: Request, session: Session, user: User, box: Mailbox, clock: Wo
          folder: Folder | None = None, messages: list[Message] = (), total: int = 0, page_no: int = 1, selected: Message | None = None,
          base_url: str = "", query: str = "", search_error: str = "", compose: dict[str, Any] | None = None, status_code: int = 200):
     folders = folders if folders is not None else folder_views(session, box)
+    # The folder pane: one's own mailbox, then every shared mailbox one is a member of (as Outlook
+    # maps them), each with its folders.
+    own = box if box.user_id == user.id else mailbox_for(session, user)
+    pane = [(own, folders if own.id == box.id else folder_views(session, own))]
+    pane += [(sb, folders if sb.id == box.id else folder_views(session, sb)) for sb in shared_boxes(session, user)]
     ctx: dict[str, Any] = {
+        "pane": pane, "own": own, "box_base": box_base(box),
         "box": box, "folders": folders, "folder": folder, "messages": messages, "total": total, "page_no": page_no,
         "pages": max(1, -(-total // PAGE_SIZE)), "selected": selected, "base_url": base_url, "search_query": query,
         "search_error": search_error, "compose": compose, "now": clock.now, "size_label": size_label,
@@ -73,6 +82,9 @@ def page(request: Request, session: Session, user: User, box: Mailbox, clock: Wo
     }
     if compose is not None:
         ctx["compose_attachments"] = lambda form: _attachments(session, form.attachment_ids)
+        ctx["from_choices"] = from_choices(session, user, own)
+        ctx["signatures"] = signatures_of(session, own)
+        ctx["has_drive"] = has_drive(session)
     if selected is not None and compose is None:
         ctx.update(reading(session, box, selected, folders))
     return render(request, "mail/page.html", status_code=status_code, **ctx)

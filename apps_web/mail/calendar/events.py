@@ -359,3 +359,34 @@ def cancel(session: Session, user: User, box: Mailbox, ev: Event, clock: WorldCl
                        [_attendee_label(a) for a in people if a.kind == "optional"], f"Canceled: {ev.subject}",
                        _invitation_body(ev, room, message.strip()), ev, "cancel", clock, domain)
     return ev
+
+
+def save_occurrence(session: Session, user: User, box: Mailbox, series: Event, original_start: datetime, form: EventForm, checked: Checked,
+                    clock: WorldClock, domain: str) -> Event:
+    """Edit one occurrence of ``series`` ("This event"): the change is stored as an exception, its own
+    event row pointing at the series (``series_id``) and the start it replaces (``original_start``),
+    with the series' attendees; the series skips that start and goes on unchanged. Attendees get the
+    update of this occurrence (their responses to it start over when it moves)."""
+    ev = session.exec(select(Event).where(Event.series_id == series.id, Event.original_start == original_start)).first()
+    if ev is None:
+        length = series.end - series.start
+        ev = Event(organizer_id=series.organizer_id, subject=series.subject, location=series.location, room_id=series.room_id,
+                   start=original_start, end=original_start + length, all_day=series.all_day, show_as=series.show_as, body_html=series.body_html,
+                   is_online=series.is_online, series_id=series.id, original_start=original_start, ical_uid=series.ical_uid or f"evt-{series.id}@{domain}",
+                   crm_account_id=series.crm_account_id, crm_opportunity_id=series.crm_opportunity_id, created_at=clock.now, updated_at=clock.now)
+        session.add(ev)
+        session.flush()
+        for a in session.exec(select(Attendee).where(Attendee.event_id == series.id).order_by(Attendee.id)).all():
+            session.add(Attendee(event_id=ev.id, address=a.address, name=a.name, user_id=a.user_id, room_id=a.room_id, kind=a.kind,
+                                 response=a.response, responded_at=a.responded_at))
+        session.flush()
+    form.recurrence, form.recur_days = "none", []
+    return save(session, user, box, form, checked, clock, domain, ev)
+
+
+def occurrence_of(series: Event, start: datetime) -> bool:
+    """Whether ``start`` is one of the series' own occurrences."""
+    from .recurrence import starts
+
+    return any(t == start for t in starts(series.start, series.recurrence, series.recur_interval, series.recur_days, series.recur_until,
+                                           series.recur_count, stop=start + timedelta(seconds=1)))

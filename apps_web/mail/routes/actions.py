@@ -8,8 +8,8 @@ from sqlmodel import select
 
 from ...deps import ClockDep, CurrentUser, SessionDep
 from ...ui import redirect
-from ..mailbox import folder_of_kind, move, purge, set_flag, set_read
-from ..models import Folder, Message
+from ..mailbox import folder_of_kind, move, purge, set_flag, set_read, shared_boxes
+from ..models import Folder, Mailbox, Message
 from .common import box_of, int_list, safe_back
 
 router = APIRouter()
@@ -54,6 +54,11 @@ async def actions(request: Request, session: SessionDep, user: CurrentUser, cloc
     ids = int_list(form.getlist("ids")) or int_list([form.get("current", "")])
     move_to = str(form.get("move_to", ""))
     action = "move" if move_to else str(form.get("action", ""))
+    if ids:  # the list shown is one mailbox's: the user's own or a shared one they are a member of
+        boxes = {box.id} | {b.id for b in shared_boxes(session, user)}
+        first = session.get(Message, ids[0])
+        if first is not None and first.mailbox_id in boxes:
+            box = session.get(Mailbox, first.mailbox_id)
     messages = list(session.exec(select(Message).where(Message.id.in_(ids), Message.mailbox_id == box.id)).all()) if ids else []
     try:
         toast = apply_action(session, box, clock, action, messages, int(move_to) if move_to.isdigit() else None)

@@ -14,7 +14,7 @@ from .. import openapi
 from ...deps import ClockDep, CurrentUser, SessionDep
 from ..compose import MODES, ComposeForm, send, validate
 from ..html import sanitize
-from ..mailbox import PAGE_SIZE, attachments_of, directory, folder_from_slug, folder_slug, folder_views, order_newest, own_message, recipients_of
+from ..mailbox import PAGE_SIZE, attachments_of, directory, folder_from_slug, folder_slug, folder_views, order_newest, own_message, reachable_message, recipients_of
 from ..models import Folder, Message
 from ..search import SearchError, parse
 from .actions import apply_action
@@ -75,14 +75,14 @@ def list_messages(session: SessionDep, user: CurrentUser, folder: str = "", q: s
 
 @router.get("/messages/{message_id}")
 def get_message(session: SessionDep, user: CurrentUser, message_id: int):
-    box = box_of(session, user)
-    m = own_message(session, box, message_id)
+    box, m = reachable_message(session, user, message_id)  # one's own, or a shared mailbox one is a member of
     by_id = {f.id: f for f in session.exec(select(Folder).where(Folder.mailbox_id == box.id)).all()}
     out = summary(m, by_id)
-    out.update(
+    out.update(mailbox=box.address,
         body_html=sanitize(m.body_html), unique_body_html=sanitize(m.unique_body_html), internet_message_id=m.internet_message_id,
         recipients=[{"kind": r.kind, "name": r.name, "address": r.address} for r in recipients_of(session, [m.id]).get(m.id, [])],
-        attachments=[{"id": a.id, "name": a.name, "size": a.size, "content_type": a.content_type} for a in attachments_of(session, [m.id]).get(m.id, [])],
+        attachments=[{"id": a.id, "name": a.name, "size": a.size, "content_type": a.content_type, "is_link": a.is_link, "drive_item_id": a.drive_item_id}
+                     for a in attachments_of(session, [m.id]).get(m.id, [])],
         crm={"account_id": m.crm_account_id, "opportunity_id": m.crm_opportunity_id, "case_id": m.crm_case_id},
     )
     return out
@@ -101,7 +101,7 @@ def send_message(request: Request, session: SessionDep, user: CurrentUser, clock
     ``confirm_no_subject: true``, as the form asks for confirmation."""
     if not isinstance(payload, dict):
         return unprocessable("Send a JSON object: to, cc, bcc, subject, body...")
-    known = {"to", "cc", "bcc", "subject", "body", "reply_to_id", "reply_all", "forward_of_id", "attachment_ids", "confirm_no_subject", "draft_id"}
+    known = {"to", "cc", "bcc", "subject", "body", "reply_to_id", "reply_all", "forward_of_id", "attachment_ids", "confirm_no_subject", "draft_id", "from"}
     unknown = sorted(set(payload) - known)
     if unknown:
         return unprocessable(f"Unknown fields: {', '.join(unknown)}. Known: {', '.join(sorted(known))}.")
@@ -113,16 +113,16 @@ def send_message(request: Request, session: SessionDep, user: CurrentUser, clock
         mode, source_id = ("replyall" if payload.get("reply_all") else "reply"), int(payload["reply_to_id"])
     elif payload.get("forward_of_id"):
         mode, source_id = "forward", int(payload["forward_of_id"])
-    if source_id is not None:
-        own_message(session, box, source_id)
+    if source_id is not None:  # answering a message of a shared mailbox works in that mailbox
+        box = reachable_message(session, user, source_id)[0]
     attachment_ids = payload.get("attachment_ids")
     if attachment_ids is None and mode == "forward":
         attachment_ids = [a.id for a in attachments_of(session, [source_id]).get(source_id, [])]
     form = ComposeForm(to=_addresses(payload.get("to")), cc=_addresses(payload.get("cc")), bcc=_addresses(payload.get("bcc")),
                        subject=str(payload.get("subject") or ""), body=str(payload.get("body") or ""), mode=mode if mode in MODES else "new",
                        source_id=source_id, draft_id=payload.get("draft_id"), attachment_ids=[int(a) for a in attachment_ids or []],
-                       confirm_no_subject=bool(payload.get("confirm_no_subject")))
-    problems = validate(session, form, domain_of(request, box), sending=True)
+                       confirm_no_subject=bool(payload.get("confirm_no_subject")), from_address=str(payload.get("from") or ""))
+    problems = validate(session, form, domain_of(request, box), sending=True, user=user, box=box)
     if problems.errors:
         return unprocessable("The message wasn't sent: " + " ".join(problems.errors.values()), problems.errors)
     if problems.needs_subject_confirm:

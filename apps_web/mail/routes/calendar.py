@@ -87,7 +87,8 @@ def event_page(request: Request, session: SessionDep, user: CurrentUser, clock: 
     return render(request, "mail/calendar/item.html", ev=ev, me=me, organizer=session.get(User, ev.organizer_id), attendees=attendees,
                   people=people, tracking=tracking, room=session.get(Room, ev.room_id) if ev.room_id else None, series=describe(ev),
                   when=ev_ops.when_text(ev, occ_start, occ_end), module="calendar", is_organizer=ev.organizer_id == user.id,
-                  day=occ_start.date(), hm=hm)
+                  day=occ_start.date(), hm=hm, occ_key=f"{occ_start:%Y-%m-%dT%H:%M}",
+                  series_of=session.get(Event, ev.series_id) if ev.series_id else None)
 
 
 async def _form_from_request(request: Request) -> ev_ops.EventForm:
@@ -108,9 +109,9 @@ async def _form_from_request(request: Request) -> ev_ops.EventForm:
 
 
 def _form_page(request: Request, session, form: ev_ops.EventForm, errors: dict[str, str], action: str, heading: str,  # noqa: ANN001
-               status_code: int = 200, ev: Event | None = None):
+               status_code: int = 200, ev: Event | None = None, occurrence: str = ""):
     return render(request, "mail/calendar/form.html", form=form, errors=errors, action=action, heading=heading, rooms=rooms(session),
-                  module="calendar", ev=ev, weekdays=[("MO", "Monday"), ("TU", "Tuesday"), ("WE", "Wednesday"), ("TH", "Thursday"),
+                  module="calendar", ev=ev, occurrence=occurrence, weekdays=[("MO", "Monday"), ("TU", "Tuesday"), ("WE", "Wednesday"), ("TH", "Thursday"),
                                                        ("FR", "Friday"), ("SA", "Saturday"), ("SU", "Sunday")], status_code=status_code)
 
 
@@ -145,11 +146,32 @@ async def create_event(request: Request, session: SessionDep, user: CurrentUser,
                     toast=("Invitation sent: " if has_people else "Event saved: ") + ev.subject, link=f"/calendar/item/{ev.id}", link_text="Open")
 
 
+def _occurrence(ev: Event, value: str) -> datetime | None:
+    """The occurrence start named by ``?occurrence=`` ("This event"), checked against the series."""
+    try:
+        start = datetime.fromisoformat(value) if value else None
+    except ValueError:
+        start = None
+    if start is None or ev.recurrence in (None, "", "none") or not ev_ops.occurrence_of(ev, start):
+        raise HTTPException(status_code=404, detail="This event isn't an occurrence of the series. Open it from the calendar and choose Edit again.")
+    return start
+
+
 @router.get("/calendar/item/{event_id}/edit")
-def edit_event(request: Request, session: SessionDep, user: CurrentUser, event_id: int):
+def edit_event(request: Request, session: SessionDep, user: CurrentUser, event_id: int, occurrence: str = ""):
     ev = _own_event(session, event_id)
     if ev.organizer_id != user.id or ev.is_cancelled:
         raise HTTPException(status_code=403, detail="Only the organizer can edit this meeting.")
+    if occurrence:  # "This event": the one occurrence (an existing exception is edited as itself)
+        start = _occurrence(ev, occurrence)
+        done = session.exec(select(Event).where(Event.series_id == ev.id, Event.original_start == start)).first()
+        if done is not None:
+            return RedirectResponse(f"/calendar/item/{done.id}/edit", status_code=303)
+        form = ev_ops.form_from_event(session, ev)
+        end = start + (ev.end - ev.start)
+        form.start_date, form.start_time, form.end_date, form.end_time = start.date().isoformat(), f"{start:%H:%M}", end.date().isoformat(), f"{end:%H:%M}"
+        form.recurrence, form.recur_days = "none", []
+        return _form_page(request, session, form, {}, f"/calendar/item/{ev.id}/edit", "Edit event", ev=ev, occurrence=f"{start:%Y-%m-%dT%H:%M}")
     return _form_page(request, session, ev_ops.form_from_event(session, ev), {}, f"/calendar/item/{ev.id}/edit", "Edit event", ev=ev)
 
 
@@ -159,7 +181,16 @@ async def update_event(request: Request, session: SessionDep, user: CurrentUser,
     if ev.organizer_id != user.id or ev.is_cancelled:
         raise HTTPException(status_code=403, detail="Only the organizer can edit this meeting.")
     form = await _form_from_request(request)
+    occurrence = str((await request.form()).get("occurrence") or "")
     box = box_of(session, user)
+    if occurrence:
+        start = _occurrence(ev, occurrence)
+        form.recurrence = "none"
+        checked, errors = ev_ops.validate(session, form, domain_of(request, box), exclude_event=ev.id)
+        if errors:
+            return _form_page(request, session, form, errors, f"/calendar/item/{ev.id}/edit", "Edit event", status_code=422, ev=ev, occurrence=occurrence)
+        one = ev_ops.save_occurrence(session, user, box, ev, start, form, checked, clock, domain_of(request, box))
+        return redirect(request, f"/calendar/item/{one.id}", toast=f"Update sent: {one.subject}")
     checked, errors = ev_ops.validate(session, form, domain_of(request, box), exclude_event=ev.id)
     if errors:
         return _form_page(request, session, form, errors, f"/calendar/item/{ev.id}/edit", "Edit event", status_code=422, ev=ev)

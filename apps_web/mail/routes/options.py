@@ -1,4 +1,4 @@
-"""Settings pages of the mailbox: automatic replies and rules."""
+"""Settings pages of the mailbox: automatic replies and rules; email signatures."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from ...deps import ClockDep, CurrentUser, SessionDep
 from ...ui import redirect, render
 from ..delivery import html_to_text
 from ..mailbox import folder_views
+from ..models import Signature
 from ..options import AutoReply, Rule, RuleForm, validate_auto_reply, validate_rule
+from ..signatures import save_signature, set_defaults, signatures_of
 from .common import box_of
 
 router = APIRouter()
@@ -97,3 +99,68 @@ def delete_rule(request: Request, session: SessionDep, user: CurrentUser, rule_i
     session.delete(rule)
     session.commit()
     return redirect(request, "/mail/options", toast=f"Rule \u201c{rule.name}\u201d deleted.")
+
+
+# -- Compose and reply: email signatures ----------------------------------------------------------------
+def _signatures_page(request, session, box, *, editing=None, form=None, errors=None, default_errors=None, status_code=200):  # noqa: ANN001, ANN202
+    form = form or {"name": editing.name if editing else "", "body": editing.body_html if editing else ""}
+    return render(request, "mail/signatures.html", signatures=signatures_of(session, box), editing=editing, form=form, errors=errors or {},
+                  default_errors=default_errors or {}, module="mail", status_code=status_code)
+
+
+def _own_signature(session, box, sig_id: int) -> Signature | None:  # noqa: ANN001
+    sig = session.get(Signature, sig_id)
+    return sig if sig is not None and sig.mailbox_id == box.id else None
+
+
+@router.get("/mail/options/signatures")
+def signatures_page(request: Request, session: SessionDep, user: CurrentUser, edit: str = ""):
+    box = box_of(session, user)
+    editing = _own_signature(session, box, int(edit)) if edit.isdigit() else None
+    if editing is None:  # a new one (the first signature opens as new as well)
+        return _signatures_page(request, session, box)
+    return _signatures_page(request, session, box, editing=editing)
+
+
+@router.post("/mail/options/signatures")
+@router.post("/mail/options/signatures/{sig_id:int}")
+async def save_signature_route(request: Request, session: SessionDep, user: CurrentUser, sig_id: int | None = None):
+    data = await request.form()
+    box = box_of(session, user)
+    existing = _own_signature(session, box, sig_id) if sig_id is not None else None
+    if sig_id is not None and existing is None:
+        return redirect(request, "/mail/options/signatures", toast="This signature doesn't exist any more.", kind="error")
+    name, body = str(data.get("name") or ""), str(data.get("body") or "")
+    sig, errors = save_signature(session, box, name, body, existing)
+    if errors:
+        return _signatures_page(request, session, box, editing=existing, form={"name": name, "body": body}, errors=errors, status_code=422)
+    session.commit()
+    return redirect(request, f"/mail/options/signatures?edit={sig.id}", toast=f"Signature \u201c{sig.name}\u201d saved.")
+
+
+@router.post("/mail/options/signatures/{sig_id:int}/delete")
+def delete_signature(request: Request, session: SessionDep, user: CurrentUser, sig_id: int):
+    box = box_of(session, user)
+    sig = _own_signature(session, box, sig_id)
+    if sig is None:
+        return redirect(request, "/mail/options/signatures", toast="This signature doesn't exist any more.", kind="error")
+    session.delete(sig)
+    session.commit()
+    return redirect(request, "/mail/options/signatures", toast=f"Signature \u201c{sig.name}\u201d deleted.")
+
+
+@router.post("/mail/options/signatures/defaults")
+async def signature_defaults(request: Request, session: SessionDep, user: CurrentUser):
+    data = await request.form()
+    box = box_of(session, user)
+
+    def pick(key: str) -> int | None | str:
+        v = str(data.get(key) or "")
+        return int(v) if v.isdigit() else (None if not v else "bad")
+
+    new_id, reply_id = pick("default_new"), pick("default_reply")
+    errors = set_defaults(session, box, -1 if new_id == "bad" else new_id, -1 if reply_id == "bad" else reply_id)
+    if errors:
+        return _signatures_page(request, session, box, default_errors=errors, status_code=422)
+    session.commit()
+    return redirect(request, "/mail/options/signatures", toast="Default signatures saved.")

@@ -17,6 +17,7 @@ from .builder import MailBuilder
 from .threads import (announcements, case_threads, deal_threads, headsup_threads, internal_threads, invoice_threads, it_notices,
                       newsletters, recap_threads, team_updates)
 from ..calendar.seed import seed_calendar
+from .shared import seed_shared
 from .world import load_crm, load_people
 
 
@@ -45,6 +46,7 @@ def seed_mail(ctx: SeedContext) -> MailBuilder | None:
             sql = f'insert into {model.__tablename__} ({", ".join(columns)}) values ({", ".join("?" * len(columns))})'
             dbapi.executemany(sql, [tuple(_db(r[c]) for c in columns) for r in rows])
     seed_calendar(ctx, people, crm)  # appends its rows after the messages: their ids never move
+    seed_shared(ctx, people, crm)  # support@, sales@, billing@: appended after everything above
     return b
 
 

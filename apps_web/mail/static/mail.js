@@ -92,6 +92,9 @@
     eventForm.addEventListener("input", label);
   }
 
+  // Settings forms with a rich-text editor (signatures): the editor's HTML goes in the hidden body.
+  $$("form[data-rich]").forEach((f) => f.addEventListener("submit", () => { f.elements.body.value = $("[data-editor]", f).innerHTML; }));
+
   const form = $("form[data-compose]");
   if (!form) return;
 
@@ -143,6 +146,7 @@
     dirty = false;
     syncBody();
     const data = new FormData(form);
+    data.delete("upload");  // a file is sent only by Attach
     const prev = pending || Promise.resolve();
     pending = prev.then(() => {
       data.set("draft_id", form.elements.draft_id.value);
@@ -155,7 +159,31 @@
     });
     return pending;
   }
-  form.addEventListener("change", (ev) => { if (ev.target.matches("input[type=text]")) { markDirty(); save(); } });
+  form.addEventListener("change", (ev) => { if (ev.target.matches("input[type=text], select")) { markDirty(); save(); } });
+
+  // From: "Other email address" shows a box to type the address in.
+  const from = $("[data-from]", form), fromOther = $("[data-from-other]", form);
+  if (from && fromOther) from.addEventListener("change", () => { fromOther.hidden = from.value !== "other"; if (!fromOther.hidden) fromOther.focus(); });
+
+  // Attach file: the chosen file uploads at once (the draft is saved with it).
+  const upload = $("[data-upload]", form);
+  if (upload) upload.addEventListener("change", () => { if (upload.files.length) form.requestSubmit($("[data-attach]", form)); });
+
+  // Signature menu: inserts the chosen signature where the cursor is (else at the end).
+  $$("[data-signature]", form).forEach((item) => {
+    item.addEventListener("mousedown", (e) => e.preventDefault());
+    item.addEventListener("click", () => {
+      const html = '<div class="signature">' + document.getElementById(item.dataset.signature).innerHTML + "</div>";
+      const sel = window.getSelection();
+      if (!(sel.rangeCount && editor.contains(sel.anchorNode))) {
+        editor.focus();
+        const r = document.createRange(); r.selectNodeContents(editor); r.collapse(false); sel.removeAllRanges(); sel.addRange(r);
+      }
+      document.execCommand("insertHTML", false, html);
+      item.closest(".menu").hidden = true;
+      markDirty(); save();
+    });
+  });
   editor.addEventListener("blur", () => { if (dirty) save(); });
 
   document.addEventListener("click", (ev) => {

@@ -62,5 +62,9 @@ def test_responses_and_invitations(db) -> None:
                          WHERE m.mailbox_id = ? AND m.event_id = ? AND m.meeting_type = 'request'""", box, event_id)
         assert row == (0, "inbox")
     # appended after the mail generator's messages: no existing message moved or changed id
-    assert one(db, "SELECT min(id) FROM mail_message WHERE event_id IS NOT NULL")[0] > one(db, "SELECT max(id) FROM mail_message WHERE event_id IS NULL")[0]
+    shared = "SELECT id FROM mail_mailbox WHERE kind = 'shared'"
+    assert one(db, "SELECT min(id) FROM mail_message WHERE event_id IS NOT NULL")[0] > one(
+        db, f"SELECT max(id) FROM mail_message WHERE event_id IS NULL AND mailbox_id NOT IN ({shared})")[0]
+    # the shared mailboxes' mail comes after both
+    assert one(db, f"SELECT min(id) FROM mail_message WHERE mailbox_id IN ({shared})")[0] > one(db, "SELECT max(id) FROM mail_message WHERE event_id IS NOT NULL")[0]
     assert one(db, "SELECT count(*) FROM mail_profile")[0] == one(db, "SELECT count(*) FROM identity_user")[0]

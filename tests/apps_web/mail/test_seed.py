@@ -40,12 +40,33 @@ def table_digest(path: Path, tables: list[str]) -> dict[str, str]:
 
 def test_every_user_has_a_mailbox_with_the_well_known_folders(db) -> None:
     users = db.execute("SELECT count(*) FROM identity_user").fetchone()[0]
-    assert db.execute("SELECT count(*) FROM mail_mailbox").fetchone()[0] == users
+    assert db.execute("SELECT count(*) FROM mail_mailbox WHERE kind = 'user'").fetchone()[0] == users
     bad = db.execute("SELECT count(*) FROM mail_mailbox b JOIN identity_user u ON u.id = b.user_id WHERE b.address != lower(u.email)").fetchone()[0]
     assert bad == 0
     kinds = db.execute("SELECT b.id, group_concat(f.kind) FROM mail_mailbox b JOIN mail_folder f ON f.mailbox_id = b.id GROUP BY b.id").fetchall()
     for _, ks in kinds:
         assert {"inbox", "drafts", "sent", "archive", "deleted", "junk"} <= set(ks.split(","))
+
+
+def test_shared_mailboxes_members_and_threads(db) -> None:
+    shared = dict(db.execute("SELECT substr(address, 1, instr(address, '@') - 1), id FROM mail_mailbox WHERE kind = 'shared' AND user_id IS NULL").fetchall())
+    assert set(shared) == {"support", "sales", "billing"}
+    # members by role: support for support@, the sales team for sales@, finance for billing@
+    for local, roles in (("support", ("support_agent", "support_manager")), ("sales", ("sales_rep", "sales_manager")), ("billing", ("finance",))):
+        members = {r for (r,) in db.execute("SELECT u.role FROM mail_mailbox_member m JOIN identity_user u ON u.id = m.user_id WHERE m.mailbox_id = ?",
+                                              (shared[local],))}
+        assert members == set(roles)
+    # customers write to support@ about real CRM cases (the case number or subject in the subject); answers go out from support@
+    rows = db.execute("SELECT m.subject, c.case_number, c.subject FROM mail_message m JOIN crm_case c ON c.id = m.crm_case_id "
+                      "WHERE m.mailbox_id = ? AND m.from_address NOT LIKE 'support@%'", (shared["support"],)).fetchall()
+    assert len(rows) >= 30 and all(num in subj or csubj in subj for subj, num, csubj in rows)
+    assert db.execute("SELECT count(*) FROM mail_message m JOIN mail_folder f ON f.id = m.folder_id WHERE m.mailbox_id = ? AND f.kind = 'sent' "
+                      "AND m.from_address LIKE 'support@%' AND m.in_reply_to IS NOT NULL", (shared["support"],)).fetchone()[0] >= 10
+    # billing@: questions about invoices of won deals, most with the invoice attached
+    inv = db.execute("SELECT count(*), sum(has_attachments) FROM mail_message m JOIN crm_opportunity o ON o.id = m.crm_opportunity_id "
+                     "WHERE m.mailbox_id = ? AND o.stage = 'Closed Won' AND m.subject LIKE '%INV-%' AND m.from_address NOT LIKE 'billing@%'", (shared["billing"],)).fetchone()
+    assert inv[0] >= 4 and inv[1] >= inv[0] // 2
+    assert db.execute("SELECT count(*) FROM mail_message WHERE mailbox_id = ?", (shared["sales"],)).fetchone()[0] >= 5
 
 
 def test_volume_threads_and_clock(db) -> None:
