@@ -85,3 +85,66 @@ def test_send_an_email_from_an_opportunity(page, live_host, world) -> None:
     expect(entry).to_contain_text("You sent an email to")
     entry.get_by_label(f"Details of Your quote for {opp_name}").click()
     expect(entry.locator(".tl-email-body")).to_contain_text(figure)
+
+
+def test_errors_keep_the_draft_and_the_timeline_shows_mail_with_filters(page, live_host, world) -> None:
+    # A contact the world's mail talks to and about, with tasks or calls of their own.
+    contact_id, email, last_mail, subject = world.one("""
+        select k.id, lower(k.email), max(m.sent_at), (select m2.subject from mail_message m2 where lower(m2.from_address) = lower(k.email)
+            and not m2.is_draft and m2.event_id is null order by m2.sent_at desc, m2.id limit 1)
+        from crm_contact k join mail_message m on lower(m.from_address) = lower(k.email)
+        where not m.is_draft and m.event_id is null
+          and exists (select 1 from crm_activity a where a.contact_id = k.id and a.kind in ('task', 'call') and a.status = 'Completed')
+        group by k.id order by count(*) desc, k.id limit 1""")
+    n_mail = world.one("select count(*) from mail_message")[0]
+    n_crm = world.one("select count(*) from crm_email_message")[0]
+    page.goto(live_host.url("crm", f"/contacts/{contact_id}?tab=activity"))
+    composer = page.get_by_role("region", name="Activity composer")
+    composer.get_by_role("tab", name="Email").click()
+    panel = composer.get_by_role("tabpanel", name="Email")
+    expect(panel.get_by_role("combobox", name="To")).to_have_value(re.compile(re.escape(email)))
+    # Bad input: an invalid Bcc address and no subject are refused with sentences; what was typed stays.
+    panel.get_by_role("button", name="Bcc", exact=True).click()
+    panel.get_by_role("combobox", name="Bcc").fill("not-an-address")
+    panel.get_by_role("textbox", name="Email body").fill("Checking in on the rollout.")
+    panel.get_by_role("button", name="Send").click()
+    panel = page.get_by_role("region", name="Activity composer").get_by_role("tabpanel", name="Email")
+    expect(panel.get_by_text("Enter a subject.")).to_be_visible()
+    expect(panel.get_by_text("\u201cnot-an-address\u201d isn't a valid email address", exact=False).first).to_be_visible()
+    expect(panel.get_by_role("combobox", name="Bcc")).to_have_value("not-an-address")
+    expect(panel.get_by_role("textbox", name="Email body")).to_have_text("Checking in on the rollout.")
+    assert world.one("select count(*) from mail_message")[0] == n_mail
+    assert world.one("select count(*) from crm_email_message")[0] == n_crm
+
+    # The timeline shows the contact's mail from the mail app (read in place), newest first, beside tasks.
+    past = page.get_by_role("region", name="Past Activities")
+    newest = past.locator("li.tl-email").first
+    expect(newest).to_contain_text(subject)
+    expect(past.locator("li.tl-task, li.tl-call").first).to_be_visible()
+    expect(page.locator("#tl-filter-summary")).to_have_text("Filters: All time • All activities • All types")
+    # Filters: Email only, then the last 7 days.
+    page.get_by_label("Filter timeline").click()
+    filters = page.get_by_role("form", name="Timeline filters")
+    for label in ("Events", "Logged calls", "Tasks"):
+        filters.get_by_label(label).uncheck()
+    filters.get_by_role("button", name="Apply").click()
+    expect(page).to_have_url(re.compile(r"tl_type=email"))
+    expect(page.locator("#tl-filter-summary")).to_have_text("Filters: All time • All activities • Email")
+    past = page.get_by_role("region", name="Past Activities")
+    expect(past.locator("li.tl-task, li.tl-call, li.tl-meeting")).to_have_count(0)
+    n_all = past.locator("li.tl-email").count()
+    expected = world.one("""select count(distinct m.internet_message_id) from mail_message m
+        where not m.is_draft and m.event_id is null and m.sent_at is not null and (lower(m.from_address) = ?
+           or m.id in (select message_id from mail_recipient where address = ?))""", email, email)[0]
+    assert n_all == min(expected, 100)
+    page.goto(live_host.url("crm", f"/contacts/{contact_id}?tab=activity&tl_type=email&tl_range=last7"))
+    recent = world.one("""select count(distinct m.internet_message_id) from mail_message m
+        where not m.is_draft and m.event_id is null and date(m.sent_at) >= '2026-03-09' and (lower(m.from_address) = ?
+           or m.id in (select message_id from mail_recipient where address = ?))""", email, email)[0]
+    expect(page.get_by_role("region", name="Past Activities").locator("li.tl-email")).to_have_count(recent)
+    # Expand All opens every row's details (the email's body among them).
+    page.goto(live_host.url("crm", f"/contacts/{contact_id}?tab=activity&tl_type=email"))
+    page.get_by_role("button", name="Expand All").click()
+    expect(page.get_by_role("button", name="Collapse All")).to_be_visible()
+    expect(page.get_by_role("region", name="Past Activities").locator("li.tl-email .tl-email-body").first).to_be_visible()
+    assert last_mail  # the world's mail reaches this contact
