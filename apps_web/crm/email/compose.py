@@ -21,7 +21,7 @@ from ...ui.sanitize import sanitize
 from ...identity.models import User
 from ...world import WorldClock
 from ..common import stamp
-from ..models import Account, Case, Contact, EmailMessage, EmailTemplate, Lead, Opportunity, OpportunityContactRole
+from ..models import Account, Contact, EmailMessage, EmailTemplate, Lead, OpportunityContactRole
 from .merge import MergeContext, merge
 
 MAX_SUBJECT = 255

@@ -29,7 +29,7 @@ class MergeContext:
     case: Case | None = None
 
 
-def _person(p: Any) -> dict[str, Callable[[Any], Any]]:
+def _person() -> dict[str, Callable[[Any], Any]]:
     return {
         "FirstName": lambda r: r.first_name, "LastName": lambda r: r.last_name, "Name": lambda r: r.name,
         "Email": lambda r: r.email, "Title": lambda r: r.title, "Phone": lambda r: r.phone,
@@ -37,8 +37,8 @@ def _person(p: Any) -> dict[str, Callable[[Any], Any]]:
 
 
 FIELDS: dict[str, dict[str, Callable[[Any], Any]]] = {
-    "Contact": _person(None),
-    "Lead": {**_person(None), "Company": lambda r: r.company, "Status": lambda r: r.status},
+    "Contact": _person(),
+    "Lead": {**_person(), "Company": lambda r: r.company, "Status": lambda r: r.status},
     "User": {"FirstName": lambda u: u.first_name, "LastName": lambda u: u.last_name, "Name": lambda u: u.name,
              "Email": lambda u: u.email, "Title": lambda u: u.title, "Phone": lambda u: u.phone},
     "Account": {"Name": lambda a: a.name, "Phone": lambda a: a.phone, "Website": lambda a: a.website,

@@ -9,7 +9,7 @@ from sqlalchemy import text
 from ...deps import ClockDep, CurrentUser, SessionDep
 from ...ui import redirect
 from ..email.compose import EmailForm, mail_installed, send_email
-from .activities import _related
+from .activities import related_record
 from .records import record_url, render_record
 
 router = APIRouter()
@@ -26,7 +26,7 @@ async def send(request: Request, session: SessionDep, user: CurrentUser, clock: 
     if not mail_installed():
         raise HTTPException(404, "Email isn't available: the mail app is not installed.")
     form = await request.form()
-    related_type, record = _related(session, form)
+    related_type, record = related_record(session, form)
     template = str(form.get("template_id", "")).strip()
     email = EmailForm(to=str(form.get("to", "")), cc=str(form.get("cc", "")), bcc=str(form.get("bcc", "")),
                       subject=str(form.get("subject", "")), body=str(form.get("body", "")),
