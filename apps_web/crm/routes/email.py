@@ -1,16 +1,23 @@
-"""Email from a record page (the Activity tab's Email composer) and the To field's type-ahead."""
+"""Email from a record page (the Activity tab's Email composer), the To field's type-ahead, and the
+JSON API that sends the same way (``POST /api/emails``) and lists the templates."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import Response
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, HTTPException, Request
+from fastapi.responses import JSONResponse, Response
 from sqlalchemy import text
+from sqlmodel import select
 
 from ...deps import ClockDep, CurrentUser, SessionDep
+from ...tools import json_body
 from ...ui import redirect
 from ..email.compose import EmailForm, mail_installed, send_email
+from ..models import EmailMessage, EmailTemplate
+from ..objects import OBJECTS
 from .activities import related_record
-from .records import record_url, render_record
+from .records import RECORD_OBJECTS, record_url, render_record
 
 router = APIRouter()
 PEOPLE_LIMIT = 10
@@ -59,3 +66,91 @@ def people(session: SessionDep, user: CurrentUser, q: str = ""):
             from identity_user u where u.active and (lower(u.first_name || ' ' || u.last_name) like :q or lower(u.email) like :q)
         ) order by k, name, address limit :n"""), {"q": like, "n": PEOPLE_LIMIT}).all()
     return [{"label": f"{name} <{address}>", "name": name, "address": address, "sublabel": detail} for _, name, address, detail in rows]
+
+
+# -- JSON API (and so the tools crm_send_email and crm_list_email_templates) -------------------------------
+api = APIRouter(prefix="/api", tags=["crm"])
+ADDRESSES = {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
+             "description": "addresses as a list, or one text separated by ';' (\"Ann Lee <ann@x.com>; bob@y.com\")"}
+SEND_BODY = json_body("EmailSend", {
+    "related_type": {"type": "string", "enum": list(RECORD_OBJECTS), "description": "the record the email is sent from"},
+    "related_id": {"type": "integer", "description": "its id"},
+    "to": ADDRESSES, "cc": ADDRESSES, "bcc": ADDRESSES,
+    "subject": {"type": "string", "maxLength": 255, "description": "may hold merge fields such as {!Contact.FirstName}"},
+    "body": {"type": "string", "description": "HTML; merge fields are merged when sent"},
+    "template_id": {"anyOf": [{"type": "integer"}, {"type": "null"}],
+                    "description": "an email template: its subject and body are used where none is given"},
+}, ["related_type", "related_id", "to"])
+
+
+def _addresses(value: Any) -> str | None:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return "; ".join(value)
+    return None
+
+
+def _email_public(e: EmailMessage) -> dict[str, Any]:
+    keys = ("id", "subject", "html_body", "text_body", "from_address", "from_name", "to_address", "cc_address", "bcc_address", "status",
+            "incoming", "message_date", "related_type", "related_id", "who_type", "who_id", "what_type", "what_id", "account_id",
+            "template_id", "internet_message_id", "created_by_id")
+    return {k: (getattr(e, k).isoformat() if k == "message_date" else getattr(e, k)) for k in keys}
+
+
+@api.post("/emails", status_code=201, summary="Send an email from a record", name="api_send_email", openapi_extra=SEND_BODY)
+def api_send(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, payload: Annotated[Any, Body()] = None):
+    """Send an email from an account, contact, lead, opportunity or case, as the record's Email
+    composer does: delivered through the mail app (the sender's Sent Items, colleagues' inboxes) and
+    logged on the record with its WhoId and WhatId. Errors come back per field (422)."""
+    if not mail_installed():
+        raise HTTPException(404, "Email isn't available: the mail app is not installed.")
+    if not isinstance(payload, dict):
+        return JSONResponse({"detail": "Send a JSON object.", "errors": {"__all__": "Send a JSON object."}}, status_code=422)
+    errors: dict[str, str] = {}
+    unknown = [k for k in payload if k not in SEND_BODY["requestBody"]["content"]["application/json"]["schema"]["properties"]]
+    for k in unknown:
+        errors[k] = "Unknown field."
+    related_type, related_id = payload.get("related_type"), payload.get("related_id")
+    if related_type not in RECORD_OBJECTS:
+        errors["related_type"] = f"Choose one of {', '.join(RECORD_OBJECTS)}."
+    if not isinstance(related_id, int) or isinstance(related_id, bool):
+        errors["related_id"] = "Give the record's id (a number)."
+    texts = {k: _addresses(payload.get(k)) for k in ("to", "cc", "bcc")}
+    for k, v in texts.items():
+        if v is None:
+            errors[k] = "Give addresses as a list of text, or one text separated by ';'."
+    for k in ("subject", "body"):
+        if payload.get(k) is not None and not isinstance(payload.get(k), str):
+            errors[k] = "Give text."
+    template_id = payload.get("template_id")
+    if template_id is not None and (not isinstance(template_id, int) or isinstance(template_id, bool)):
+        errors["template_id"] = "Give a template's id (a number), or null."
+    if errors:
+        return JSONResponse({"detail": "The email wasn't sent: check " + ", ".join(errors) + ".", "errors": errors}, status_code=422)
+    obj = OBJECTS[related_type]
+    record = session.get(obj.model, related_id) if -2**63 <= related_id < 2**63 else None
+    if record is None:
+        raise HTTPException(404, f"This {obj.label.lower()} doesn't exist or has been deleted.")
+    subject, body = payload.get("subject") or "", payload.get("body") or ""
+    template = session.get(EmailTemplate, template_id) if template_id is not None and -2**63 <= template_id < 2**63 else None
+    if template is not None:
+        subject, body = subject or template.subject, body or template.html_body
+    form = EmailForm(to=texts["to"], cc=texts["cc"], bcc=texts["bcc"], subject=subject, body=body, template_id=template_id)
+    result = send_email(session, user, clock, _domain(request, user), related_type, record, form)
+    if result.errors:
+        return JSONResponse({"detail": "The email wasn't sent: check " + ", ".join(result.errors) + ".", "errors": result.errors}, status_code=422)
+    return _email_public(result.email)
+
+
+@api.get("/email-templates", summary="List the email templates", name="api_list_email_templates")
+def api_templates(session: SessionDep, user: CurrentUser):
+    """The active email templates, with their merge fields unmerged (``{!Contact.FirstName}``)."""
+    rows = session.exec(select(EmailTemplate).where(EmailTemplate.is_active.is_(True)).order_by(EmailTemplate.folder, EmailTemplate.name)).all()
+    return [{"id": t.id, "name": t.name, "folder": t.folder, "related_object": t.related_object, "subject": t.subject,
+             "html_body": t.html_body, "description": t.description} for t in rows]
+
+
+router.include_router(api)
