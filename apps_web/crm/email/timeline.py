@@ -71,23 +71,25 @@ def crm_emails(session: Session, object_key: str, record: Any) -> list[EmailMess
 def _mail_rows(session: Session, object_key: str, record: Any, exclude: set[str]) -> list[EmailEntry]:
     if not _has_table(session, "mail_message"):
         return []
-    clauses, args = [], {"cap": CAP}
+    # One id list per index (the record's id column, the sender, the recipients): an OR across
+    # them would scan the whole table.
+    parts, args = [], {"cap": CAP}
     column = {"opportunity": "crm_opportunity_id", "case": "crm_case_id", "account": "crm_account_id"}.get(object_key)
     if column:
-        clauses.append(f"m.{column} = :rid")
+        parts.append(f"select id from mail_message where {column} = :rid")
         args["rid"] = record.id
     addresses = _addresses(session, object_key, record)
     if addresses:
         marks = ", ".join(f":a{i}" for i in range(len(addresses)))
         args.update({f"a{i}": a for i, a in enumerate(addresses)})
-        clauses.append(f"lower(m.from_address) in ({marks})")
-        clauses.append(f"m.id in (select message_id from mail_recipient where address in ({marks}))")
-    if not clauses:
+        parts.append(f"select id from mail_message where from_address in ({marks})")  # the mail app stores addresses in lower case
+        parts.append(f"select message_id from mail_recipient where address in ({marks})")
+    if not parts:
         return []
     rows = session.execute(text(f"""
         select m.id, m.internet_message_id, m.subject, m.sent_at, m.from_name, m.from_address, m.unique_body_html
         from mail_message m
-        where not m.is_draft and m.sent_at is not null and m.event_id is null and ({' or '.join(clauses)})
+        where m.id in ({' union '.join(parts)}) and not m.is_draft and m.sent_at is not null and m.event_id is null
         order by m.sent_at desc, m.id limit :cap"""), args).all()
     seen = set(exclude)
     picked = []
