@@ -14,8 +14,6 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from markupsafe import Markup
-
 from ... import registry
 from ...ui.sanitize import sanitize
 from ...identity.models import User
@@ -131,12 +129,15 @@ def templates_for(session: Session, object_key: str) -> list[EmailTemplate]:
     return sorted(rows, key=lambda t: (order.index(t.related_object) if t.related_object in order else len(order), t.folder, t.name))
 
 
-def merged_templates(session: Session, user: User, object_key: str, record: Any) -> list[dict[str, Any]]:
-    """Every template merged for the record and its default recipient: what *Insert template* fills in."""
-    ctx = merge_context(session, user, object_key, record, default_recipient(session, object_key, record))
-    return [{"id": t.id, "name": t.name, "folder": t.folder, "subject": merge(t.subject, ctx),
-             "body": Markup(sanitize(merge(t.html_body, ctx, html=True)))}
-            for t in templates_for(session, object_key)]
+def merged_template(session: Session, user: User, object_key: str, record: Any, template: EmailTemplate, to: str = "") -> dict[str, Any]:
+    """A template merged for the record and the person it goes to (the first To address that is a
+    contact or lead, else the record's default recipient): what *Insert template* fills in."""
+    from ...mail.compose import split_addresses
+
+    who = who_of(session, [a for _, a in split_addresses(to)], object_key, record) or default_recipient(session, object_key, record)
+    ctx = merge_context(session, user, object_key, record, who)
+    return {"id": template.id, "name": template.name, "subject": merge(template.subject, ctx),
+            "body": sanitize(merge(template.html_body, ctx, html=True))}
 
 
 def composer_defaults(session: Session, user: User, object_key: str, record: Any) -> dict[str, Any]:

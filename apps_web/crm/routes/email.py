@@ -13,7 +13,7 @@ from sqlmodel import select
 from ...deps import ClockDep, CurrentUser, SessionDep
 from ...tools import json_body
 from ...ui import redirect
-from ..email.compose import EmailForm, mail_installed, send_email
+from ..email.compose import EmailForm, mail_installed, merged_template, send_email
 from ..models import EmailMessage, EmailTemplate
 from ..objects import OBJECTS
 from .activities import related_record
@@ -43,6 +43,19 @@ async def send(request: Request, session: SessionDep, user: CurrentUser, clock: 
         return render_record(request, session, user, clock, related_type, record, tab="activity", status_code=422,
                              composer={"kind": "email", "values": email.values(), "errors": result.errors, "origin": "composer"})
     return redirect(request, record_url(related_type, record.id, "activity"), toast=f'Email "{result.email.subject}" was sent.')
+
+
+@router.get("/emails/templates/{template_id:int}", include_in_schema=False)
+def template(template_id: int, related_type: str, related_id: int, session: SessionDep, user: CurrentUser, to: str = ""):
+    """A template merged for a record and its recipient (the composer's *Insert template*)."""
+    if related_type not in RECORD_OBJECTS:
+        raise HTTPException(404, "Email templates are inserted on an account, contact, lead, opportunity or case.")
+    obj = OBJECTS[related_type]
+    record = session.get(obj.model, related_id) if -2**63 <= related_id < 2**63 else None
+    found = session.get(EmailTemplate, template_id) if -2**63 <= template_id < 2**63 else None
+    if record is None or found is None or not found.is_active:
+        raise HTTPException(404, "This template or record doesn't exist or has been deleted.")
+    return merged_template(session, user, related_type, record, found, to)
 
 
 @router.get("/emails/people", include_in_schema=False)

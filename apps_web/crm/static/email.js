@@ -96,13 +96,24 @@
     btn.addEventListener("click", () => { editor.focus(); document.execCommand(btn.dataset.cmd, false, null); });
   });
 
-  // ---- templates: the merged subject and body replace what is there ------------------------------------
+  // ---- templates: merged on the server for the record and the first To recipient; the merged subject
+  // and body replace what is there (the form is busy until they arrive) --------------------------------
   const pick = $("[data-email-template]", form);
-  pick.addEventListener("change", () => {
-    const t = $(`template[data-template-id="${pick.value}"]`, form);
-    if (!t) return;
-    form.elements.subject.value = t.dataset.subject;
-    editor.innerHTML = t.innerHTML;
+  let picked = 0;
+  pick.addEventListener("change", async () => {
+    if (!pick.value) return;
+    const my = ++picked;
+    form.setAttribute("aria-busy", "true");
+    const q = new URLSearchParams({ related_type: form.elements.related_type.value, related_id: form.elements.related_id.value, to: form.elements.to.value });
+    try {
+      const res = await fetch(`/emails/templates/${pick.value}?${q}`, { headers: { Accept: "application/json" } });
+      if (my !== picked || !res.ok) return;
+      const t = await res.json();
+      form.elements.subject.value = t.subject;
+      editor.innerHTML = t.body;
+    } finally {
+      if (my === picked) form.setAttribute("aria-busy", "false");
+    }
   });
 
   form.addEventListener("submit", () => { form.elements.body.value = editor.innerHTML; });
