@@ -115,6 +115,11 @@ def test_errors_keep_the_draft_and_the_timeline_shows_mail_with_filters(page, li
     expect(panel.get_by_role("textbox", name="Email body")).to_have_text("Checking in on the rollout.")
     assert world.one("select count(*) from mail_message")[0] == n_mail
     assert world.one("select count(*) from crm_email_message")[0] == n_crm
+    # A template is merged for the person in To (here the contact): subject and body replace what was typed.
+    first = world.one("select first_name from crm_contact where id = ?", contact_id)[0]
+    panel.get_by_label("Insert template").select_option(label="Meeting Request")
+    expect(panel.get_by_label("Subject")).to_have_value(f"Time to meet, {first}?")
+    expect(panel.get_by_role("textbox", name="Email body")).to_contain_text(f"Hi {first},")
 
     # The timeline shows the contact's mail from the mail app (read in place), newest first, beside tasks.
     past = page.get_by_role("region", name="Past Activities")
