@@ -1,7 +1,9 @@
 """An optional model judge: a protocol the caller implements, and a ``judge`` check kind that uses it.
 
 Nothing here calls a network or a model; a judge is supplied at verify time
-(``verifier.verify(ctx, judge=my_judge)``). Without one, a ``judge`` check fails with a clear error.
+(``verifier.verify(ctx, judge=my_judge)``). Without one, a ``judge`` check fails with a clear error,
+unless it is ``optional``: then it is reported as not graded (a guard that earns nothing), so the
+task's deterministic checks carry the verdict and ``sandbox validate`` proves them without a model.
 """
 
 from __future__ import annotations
@@ -50,6 +52,9 @@ class JudgeSpec(CheckSpec):
     rubric: str
     threshold: float = Field(0.5, ge=0, le=1)
     screenshot: bool = True
+    # Without a judge: False fails the check (the rubric is part of the verdict); True reports it as
+    # not graded and leaves the verdict to the other checks.
+    optional: bool = False
 
     def default_name(self) -> str:
         return "judge"
@@ -60,6 +65,9 @@ class JudgeSpec(CheckSpec):
     def evaluate(self, env: Env) -> list[Check]:
         rubric = env.resolve(self.rubric)
         sentence = env.resolve(self.sentence) if self.sentence else f"a judge finds that {rubric}"
+        if env.judge is None and self.optional:
+            return [self.check(sentence=sentence, passed=True, guard=True, expected={"min_score": self.threshold},
+                               actual={"graded": False}, detail="not graded: no model judge was given")]
         if env.judge is None:
             return [self.check(sentence=sentence, passed=False, expected={"min_score": self.threshold},
                                error="this check needs a model judge: pass judge=... to Verifier.verify")]

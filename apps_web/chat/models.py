@@ -23,7 +23,7 @@ REACTIONS = ("like", "heart", "laugh", "surprised", "sad", "angry")
 REACTION_LABELS = {"like": "Like", "heart": "Heart", "laugh": "Laugh", "surprised": "Surprised", "sad": "Sad", "angry": "Angry"}
 REACTION_EMOJI = {"like": "\U0001F44D", "heart": "\u2764\uFE0F", "laugh": "\U0001F606", "surprised": "\U0001F62E", "sad": "\U0001F622", "angry": "\U0001F621"}
 ACTIVITY_KINDS = ("mention", "reply", "reaction")
-PRESENCE = ("Available", "Busy", "Away", "Offline", "Out of office")
+PRESENCE = ("Available", "Busy", "In a meeting", "Away", "Offline", "Out of office")
 
 
 class Team(SQLModel, table=True):

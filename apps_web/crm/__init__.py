@@ -15,9 +15,13 @@ def _router():
 
 
 def _templates_setup(env):
+    from markupsafe import Markup
+
+    from ..ui.sanitize import sanitize
     from .objects import NAV_TABS, OBJECTS
 
     env.globals.update(nav_tabs=NAV_TABS, objects=OBJECTS)
+    env.filters["email_body"] = lambda html: Markup(sanitize(html or ""))
 
 
 def _seed(ctx):

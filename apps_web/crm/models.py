@@ -346,3 +346,48 @@ class FieldHistory(SQLModel, table=True):
     new_value: str | None = None
     user_id: int | None = Field(default=None, foreign_key=USER_FK)
     changed_at: NaiveDatetime
+
+
+# -- Email: templates and the messages sent from records ------------------------------------------------------
+class EmailTemplate(SQLModel, table=True):
+    """A Lightning email template: subject and body with merge fields such as ``{!Contact.FirstName}``."""
+
+    __tablename__ = "crm_email_template"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=120)
+    folder: str = Field(default="Sales Templates", max_length=80)
+    related_object: str | None = Field(default=None, max_length=20)  # the record type its fields read (opportunity, case...)
+    subject: str = Field(default="", max_length=255)
+    html_body: str = ""
+    description: str | None = Field(default=None, max_length=255)
+    is_active: bool = True
+
+
+class EmailMessage(Timestamps, table=True):
+    """An email sent from a record (Salesforce's EmailMessage). The person it went to is the WhoId
+    (``who_type`` + ``who_id``: a contact or lead), the record it is about the WhatId (``what_type`` +
+    ``what_id``: an account, opportunity or case), and ``account_id`` the account it rolls up to.
+    The delivered copies live in the mail app; ``internet_message_id`` joins them."""
+
+    __tablename__ = "crm_email_message"
+    id: int | None = Field(default=None, primary_key=True)
+    subject: str = Field(default="", max_length=255)
+    html_body: str = ""
+    text_body: str = ""
+    from_address: str = Field(max_length=254)
+    from_name: str = Field(default="", max_length=160)
+    to_address: str = ""  # "; "-separated addresses, as Salesforce's ToAddress
+    cc_address: str = ""
+    bcc_address: str = ""
+    status: str = Field(default="Sent", max_length=20)
+    incoming: bool = False
+    message_date: NaiveDatetime
+    related_type: str = Field(max_length=20)  # the record it was sent from
+    related_id: int = Field(index=True)
+    who_type: str | None = Field(default=None, max_length=20)  # contact | lead
+    who_id: int | None = Field(default=None, index=True)
+    what_type: str | None = Field(default=None, max_length=20)  # account | opportunity | case
+    what_id: int | None = Field(default=None, index=True)
+    account_id: int | None = Field(default=None, foreign_key="crm_account.id", index=True)
+    template_id: int | None = Field(default=None, foreign_key="crm_email_template.id")
+    internet_message_id: str = Field(default="", max_length=120, index=True)

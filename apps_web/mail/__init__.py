@@ -37,6 +37,12 @@ def _fields():
 
 
 
+def _presence(session, user_ids, now):  # noqa: ANN001, ANN202
+    from .presence import presence
+
+    return presence(session, user_ids, now)
+
+
 def _coworkers():
     from .coworker import adapter
 
@@ -60,4 +66,5 @@ APP = AppSpec(
     volatile=("mail_message.updated_at", "mail_event.updated_at", "mail_auto_reply.updated_at"),
     fields=_fields,
     messaging=_coworkers,
+    extra={"presence": _presence},  # the chat's status from calendars and automatic replies
 )

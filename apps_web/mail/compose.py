@@ -39,6 +39,11 @@ class ComposeForm:
     attachment_ids: list[int] = field(default_factory=list)  # attachments kept (of the source or the draft)
     confirm_no_subject: bool = False
     from_address: str = ""  # the From picker: the user's own address or a shared mailbox they may send as
+    # What a new message is about in the CRM (set by the CRM's email composer; a reply or forward
+    # takes its source's).
+    crm_account_id: int | None = None
+    crm_opportunity_id: int | None = None
+    crm_case_id: int | None = None
 
 
 SEND_AS_DENIED = ("You can't send a message on behalf of \u201c{address}\u201d unless you have permission to do so. Make sure you're "
@@ -177,6 +182,8 @@ def _fill(session: Session, box: Mailbox, user: User, form: ComposeForm, clock: 
     message.body_html = unique + (_quoted(session, source) if source else "")
     message.preview = text_preview(unique)
     message.updated_at = clock.now
+    if source is None and (form.crm_account_id or form.crm_opportunity_id or form.crm_case_id):
+        message.crm_account_id, message.crm_opportunity_id, message.crm_case_id = form.crm_account_id, form.crm_opportunity_id, form.crm_case_id
     if source is not None:
         message.crm_account_id, message.crm_opportunity_id, message.crm_case_id = source.crm_account_id, source.crm_opportunity_id, source.crm_case_id
         if form.mode == "forward":

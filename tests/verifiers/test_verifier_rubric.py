@@ -100,3 +100,17 @@ def test_judge_low_score_and_broken_judge(world):
     assert not v.passed and "model unavailable" in v.checks[0].error
     v = build_verifier([JUDGE]).verify(world.context(), judge=lambda r: {"score": 7})
     assert not v.passed and "the judge failed" in v.checks[0].error
+
+
+def test_optional_judge_leaves_the_verdict_to_the_other_checks(world):
+    optional = {**JUDGE, "optional": True}
+    # Without a judge: reported as not graded, earning nothing; the answer check decides.
+    v = build_verifier([optional, ANSWER]).verify(world.context(answer="done"))
+    assert v.passed and v.score == 1.0
+    judged = v.checks[0]
+    assert judged.guard and judged.actual == {"graded": False} and judged.detail == "not graded: no model judge was given"
+    v = build_verifier([optional, ANSWER]).verify(world.context(answer="nope"))
+    assert not v.passed and v.score == 0.0
+    # With a judge it is graded as any judge check: a low score fails the task.
+    v = build_verifier([optional, ANSWER]).verify(world.context(answer="done"), judge=FakeJudge(0.3))
+    assert not v.passed and v.score == pytest.approx(0.65)  # (0.3 + 1) / 2

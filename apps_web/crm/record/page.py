@@ -16,7 +16,7 @@ from .. import picklists as pl
 from ..objects import OBJECTS
 from .layouts import LAYOUTS, PART_LABELS, PART_OPTIONS, PART_REQUIRED, FieldDef, Layout
 from .related import KIND_LABEL, load_activities, related_lists
-from .timeline import build_timeline
+from .timeline import TimelineFilter, build_timeline
 
 TABS = ("details", "related", "activity")
 
@@ -253,7 +253,7 @@ def products_layout(session: Session, layout: Layout, record: Any) -> Layout:
 
 
 def build_page(session: Session, object_key: str, record: Any, clock: WorldClock, *, tab: str = "details",
-               users: dict[int, User] | None = None) -> dict:
+               users: dict[int, User] | None = None, filters: TimelineFilter | None = None) -> dict:
     from ..common import users_by_id
 
     layout = LAYOUTS[object_key]
@@ -276,7 +276,7 @@ def build_page(session: Session, object_key: str, record: Any, clock: WorldClock
         "actions": header_actions(object_key, record),
         "related": lists,
         "delete_note": delete_note(object_key, lists),
-        "timeline": build_timeline(session, users, object_key, record.id, clock, activities),
+        "timeline": build_timeline(session, users, object_key, record.id, clock, activities, record=record, filters=filters),
         "tab": tab if tab in TABS else "details",
         "read_only": object_key == "lead" and record.status == pl.LEAD_CONVERTED,
         **edit_context(users, clock),

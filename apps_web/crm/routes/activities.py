@@ -32,7 +32,7 @@ def _text(form, key: str) -> str:
     return str(form.get(key, "")).replace("\r\n", "\n").strip()
 
 
-def _related(session, form) -> tuple[str, Any]:
+def related_record(session, form) -> tuple[str, Any]:
     related_type = str(form.get("related_type", ""))
     related_id = str(form.get("related_id", ""))
     if related_type not in RECORD_OBJECTS or not related_id.isdigit():
@@ -112,7 +112,7 @@ def parse_activity(session, values: dict[str, str], clock, user: User) -> tuple[
 @router.post("/activities/new", include_in_schema=False)
 async def new_activity(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
     form = await request.form()
-    related_type, record = _related(session, form)
+    related_type, record = related_record(session, form)
     values = {k: _text(form, k) for k in ACTIVITY_FIELDS}
     act, errors = parse_activity(session, values, clock, user)
     if errors:
@@ -151,7 +151,7 @@ async def complete_activity(request: Request, activity_id: int, session: Session
 @router.post("/notes/new", include_in_schema=False)
 async def new_note(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
     form = await request.form()
-    related_type, record = _related(session, form)
+    related_type, record = related_record(session, form)
     values = {"title": _text(form, "title"), "body": _text(form, "body")}
     errors: dict[str, str] = {}
     if not values["title"]:

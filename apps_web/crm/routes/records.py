@@ -74,9 +74,14 @@ def render_record(request: Request, session, user, clock, object_key: str, recor
         page = build_activity_page(session, record, clock)
         page.update(extra)
         return render(request, "crm/activity.html", status_code=status_code, **page)
-    page = build_page(session, object_key, record, clock, tab=tab)
+    from ..email.compose import composer_defaults, mail_installed, templates_for
+    from ..record.timeline import TimelineFilter
+
+    page = build_page(session, object_key, record, clock, tab=tab, filters=TimelineFilter.from_query(request.query_params))
     page["forms"] = record_forms(session, object_key, record, user, page, form_state)
     page["base"] = OBJECTS[object_key].url(record.id)
+    if mail_installed():  # the Email composer sends through the mail app
+        page["email"] = {**composer_defaults(session, user, object_key, record), "templates": templates_for(session, object_key)}
     if object_key == "lead":
         from .convert import convert_context
 

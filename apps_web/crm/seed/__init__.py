@@ -10,6 +10,7 @@ from ...world.seeding import SeedContext
 from .accounts import seed_accounts, seed_contacts
 from .activities import seed_activities, seed_notes
 from .base import Built, load_users
+from .email_templates import email_templates
 from .catalog import seed_catalog, seed_line_items, seed_loss_reasons, seed_quotes, seed_shipping, seed_territories
 from .pipeline import seed_leads, seed_opportunities
 from .service import case_number, seed_cases
@@ -37,7 +38,7 @@ def seed_crm(ctx: SeedContext) -> Built:
     enrich_texts(built, activities, notes, cases, line_items, products)
     # Foreign-key order: parents before children (ids are explicit, so no flush is needed in between).
     for batch in (territories, members, products, books, entries, accounts, contacts, opportunities, roles, leads, cases, activities,
-                  notes, line_items, quotes, quote_lines, approvals):
+                  notes, line_items, quotes, quote_lines, approvals, email_templates()):
         ctx.session.add_all(batch)
         ctx.session.flush()
     return built

@@ -107,3 +107,42 @@ def first_free_slot(conn: sqlite3.Connection, addresses: list[str], day: date, m
 
 def conflicts(conn: sqlite3.Connection, address: str, start: datetime, end: datetime, exclude_event: int | None = None) -> list[Block]:
     return [b for b in blocking(busy(conn, address, start, end, exclude_event)) if b.start < end and b.end > start]
+
+
+def busy_at(conn: sqlite3.Connection, user_ids: list[int], at: datetime) -> dict[int, list[Block]]:
+    """The blocking events (not free, not declined) each person is in at ``at``: one query for everyone
+    (presence of a list of people)."""
+    ids = sorted(set(user_ids))
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    lo, hi = at, at + timedelta(minutes=1)
+    rows = conn.execute(f"""
+        select {_EVENT_COLS}, p.uid from mail_event e join (
+            select id as event_id, organizer_id as uid from mail_event where organizer_id in ({marks})
+            union select event_id, user_id from mail_attendee where user_id in ({marks}) and response != 'declined'
+        ) p on p.event_id = e.id
+        where not e.is_cancelled and e.show_as != 'free' and e.start < ? and (e.end > ? or coalesce(e.recurrence, 'none') != 'none')""",
+                        (*ids, *ids, db_time(hi), db_time(lo))).fetchall()
+    by_user: dict[int, list] = {}
+    for r in rows:
+        by_user.setdefault(r[-1], []).append(r[:-1])
+    out = {}
+    for uid, evs in by_user.items():
+        blocks = [b for b in _expand(conn, evs, lo, hi, None) if b.start <= at < b.end]
+        if blocks:
+            out[uid] = blocks
+    return out
+
+
+def free_from(conn: sqlite3.Connection, address: str, at: datetime) -> datetime:
+    """When a person busy at ``at`` is next free: the end of the run of blocking events they are in."""
+    end = at
+    blocks = blocking(busy(conn, address, at, at + timedelta(hours=12)))
+    moved = True
+    while moved:
+        moved = False
+        for b in blocks:
+            if b.start <= end < b.end:
+                end, moved = b.end, True
+    return end

@@ -288,3 +288,32 @@ def test_validate_accepts_form_strings(shared) -> None:
         assert "parent_id" in errors  # its own parent
         cleaned, errors = validate("contact", {"email": "a@b.co"}, session, partial=True)
         assert errors == {} and cleaned == {"email": "a@b.co"}
+
+
+# -- email from a record ------------------------------------------------------------------------------------
+def test_send_email_from_a_case_through_the_api(fresh) -> None:
+    """POST /api/emails sends as the composer does: a template merged for the case, a colleague on Cc
+    who gets it in their Inbox, the EmailMessage with its WhoId and WhatId; bad input gets sentences."""
+    world, api, user_id = fresh
+    api.timeout = httpx.Timeout(60)  # a send delivers and writes several tables: slow on a loaded machine
+    case_id, number, contact_id, email, account_id = world.one("""select c.id, c.case_number, k.id, lower(k.email), c.account_id
+        from crm_case c join crm_contact k on k.id = c.contact_id where k.email is not null and k.first_name is not null order by c.id""")
+    colleague, box = world.one("select lower(u.email), b.id from identity_user u join mail_mailbox b on b.user_id = u.id "
+                               "where u.id != ? and u.active order by u.id", user_id)
+    templates = api.get("/api/email-templates").json()
+    template = next(t for t in templates if t["name"] == "Case Status Update")
+    assert "{!Case.CaseNumber}" in template["subject"]
+    bad = api.post("/api/emails", json={"related_type": "case", "related_id": case_id, "to": ["nobody"], "subject": ""})
+    assert bad.status_code == 422
+    assert bad.json()["errors"] == {"subject": "Enter a subject.",
+                                    "to": "\u201cnobody\u201d isn't a valid email address. Check the address, or pick the person from the suggestions."}
+    assert api.post("/api/emails", json={"related_type": "invoice", "related_id": "x", "to": 5}).json()["errors"].keys() == {"related_type", "related_id", "to"}
+    assert api.post("/api/emails", json={"related_type": "case", "related_id": 10**9, "to": [email]}).status_code == 404
+    sent = api.post("/api/emails", json={"related_type": "case", "related_id": case_id, "to": [email], "cc": colleague, "template_id": template["id"]})
+    assert sent.status_code == 201, sent.text
+    e = sent.json()
+    assert (e["subject"].startswith(f"Case {number}: "), e["who_type"], e["who_id"], e["what_type"], e["what_id"], e["account_id"],
+            e["cc_address"], e["created_by_id"]) == (True, "contact", contact_id, "case", case_id, account_id, colleague, user_id)
+    assert number in e["html_body"] and "{!" not in e["html_body"]
+    copies = world.query("select mailbox_id, is_read, crm_case_id from mail_message where internet_message_id = ? order by id", e["internet_message_id"])
+    assert len(copies) == 2 and copies[1] == (box, 0, case_id)
