@@ -138,7 +138,8 @@ def small_room_at(ctx) -> dict | None:  # noqa: ANN001
 def send_invitation(conn, params) -> None:  # noqa: ANN001
     """Set-up: ``invite.organizer`` (a username) sends a meeting invitation through the calendar's own
     form (``invite.subject``, ``invite.start`` and ``invite.end`` as world datetimes, ``invite.to``
-    the required addresses), an hour before the world clock, so the attendees have it unread."""
+    the required addresses), an hour before the world clock, so the attendees have it unread.
+    ``invites`` (a list of the same) sends several."""
     from datetime import datetime, timedelta
 
     from sqlmodel import select
@@ -149,19 +150,20 @@ def send_invitation(conn, params) -> None:  # noqa: ANN001
     from ..models import Mailbox
     from .events import EventForm, save, validate
 
-    inv = params["invite"]
     conn.commit()  # the set-up's earlier changes: SQLAlchemy's first use of the connection rolls back an open transaction
-    start, end = datetime.fromisoformat(str(inv["start"])), datetime.fromisoformat(str(inv["end"]))
     now = datetime.fromisoformat(conn.execute("select value from sandbox_meta where key = 'clock'").fetchone()[0])
     domain = conn.execute("select value from sandbox_meta where key = 'domain'").fetchone()[0]
+    invites = params["invites"] if "invites" in params else [params["invite"]]
     with session_on(conn) as session:
-        user = session.exec(select(User).where(User.username == inv["organizer"])).one()
-        box = session.exec(select(Mailbox).where(Mailbox.user_id == user.id)).one()
-        form = EventForm(subject=inv["subject"], required="; ".join(inv["to"]), start_date=start.date().isoformat(),
-                         start_time=start.strftime("%H:%M"), end_date=end.date().isoformat(), end_time=end.strftime("%H:%M"),
-                         body=inv.get("body", ""), is_online=True)
-        checked, errors = validate(session, form, domain)
-        if checked is None:
-            raise ValueError(f"the invitation of the set-up is not valid: {errors}")
-        save(session, user, box, form, checked, WorldClock(now - timedelta(hours=1)), domain)
+        for inv in invites:
+            start, end = datetime.fromisoformat(str(inv["start"])), datetime.fromisoformat(str(inv["end"]))
+            user = session.exec(select(User).where(User.username == inv["organizer"])).one()
+            box = session.exec(select(Mailbox).where(Mailbox.user_id == user.id)).one()
+            form = EventForm(subject=inv["subject"], required="; ".join(inv["to"]), start_date=start.date().isoformat(),
+                             start_time=start.strftime("%H:%M"), end_date=end.date().isoformat(), end_time=end.strftime("%H:%M"),
+                             body=inv.get("body", ""), is_online=True)
+            checked, errors = validate(session, form, domain)
+            if checked is None:
+                raise ValueError(f"the invitation {inv['subject']!r} of the set-up is not valid: {errors}")
+            save(session, user, box, form, checked, WorldClock(now - timedelta(hours=1)), domain)
         session.commit()
