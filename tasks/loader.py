@@ -11,6 +11,7 @@ refers to a parameter, every macro exists and gets its arguments, every Python h
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -26,6 +27,9 @@ from .errors import TaskFileError
 from .model import STEP_KEYS, RESERVED_PARAMS, ForEach, Goto, Macro, SetupOp, TaskTemplate, Use, _Step
 from .params import load_hook
 from .render import RenderError, expr_names, names_used, strings_in
+
+_BRACES = re.compile(r"\{\{.*?\}\}")
+_PLAIN = re.compile(r"\{\{\s*[A-Za-z_]\w*(?:\.\w+)*\s*\}\}")
 
 MACRO_FILE = "_macros.yaml"
 
@@ -302,6 +306,11 @@ def check_template(t: TaskTemplate, verifier: Verifier | None, macros: dict[str,
         missing = {n for n in verifier.parameters if n not in after}
         if missing:
             problems.append(f"verifier: unknown parameter {', '.join(sorted(missing))}")
+        # The verifier substitutes plain parameters ({{ name }}, {{ row.field }}); anything else would
+        # stay literal text and silently never match.
+        for text in sorted({m.group(0) for s in strings_in(t.verifier) for m in _BRACES.finditer(s) if not _PLAIN.fullmatch(m.group(0))}):
+            problems.append(f"verifier: {text} is an expression, but the verifier only substitutes parameters; "
+                            "make it a parameter (expr: ...) and name that")
     check_steps(t.oracle, "oracle", after, macros, problems, check_names)
     check_macro_apps(t, problems)
     for i, nm in enumerate(t.near_misses):

@@ -3,6 +3,8 @@ messages with their threads, reactions, mentions and files, and the time labels 
 
 from __future__ import annotations
 
+import csv
+import io
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -31,6 +33,22 @@ def safe_body(html: str) -> Markup:
 
 def size_label(n: int) -> str:
     return f"{n / 1_000_000:.1f} MB" if n >= 1_000_000 else f"{max(1, round(n / 1000))} KB"
+
+
+PREVIEW_ROWS = 500  # a viewer page, not a spreadsheet: longer files are cut with a note to download them
+
+
+def file_preview(name: str, mime: str, content: bytes | str) -> dict[str, Any]:
+    """What the viewer shows of a shared file: a CSV as a table, plain text as text, and for anything
+    else only that it has no preview (the Download link stays)."""
+    is_csv = mime == "text/csv" or name.lower().endswith(".csv")
+    if not (is_csv or (mime or "").startswith("text/") or name.lower().endswith((".txt", ".md", ".log"))):
+        return {"kind": "none"}
+    body = content.decode("utf-8", errors="replace") if isinstance(content, bytes) else str(content)
+    if not is_csv:
+        return {"kind": "text", "text": body}
+    rows = list(csv.reader(io.StringIO(body)))
+    return {"kind": "table", "header": rows[0] if rows else [], "rows": rows[1:PREVIEW_ROWS + 1], "cut": max(0, len(rows) - 1 - PREVIEW_ROWS)}
 
 
 def reply_names(replies: list[Message], authors: dict[int, User]) -> str:

@@ -142,6 +142,11 @@ def test_unknown_parameters_in_text_steps_and_verifier(tmp_path: Path) -> None:
     assert any(p.startswith("oracle[0]: unknown parameter stage") for p in out), out
     out = problems(good(tmp_path, **{'where: {id: "{{ opp.id }}"}': 'where: {id: "{{ opportunity.id }}"}'}))
     assert "verifier: unknown parameter opportunity" in out
+    # an expression would stay literal text in the verifier (it substitutes parameters only)
+    out = problems(good(tmp_path, **{"to: {stage: Closed Won}": 'to: {name: "{{ opp.name | upper }}", stage: "{{ opp[\'name\'] }}"}'}))
+    assert [p for p in out if "is an expression" in p] == [
+        "verifier: {{ opp.name | upper }} is an expression, but the verifier only substitutes parameters; make it a parameter (expr: ...) and name that",
+        "verifier: {{ opp['name'] }} is an expression, but the verifier only substitutes parameters; make it a parameter (expr: ...) and name that"], out
 
 
 def test_template_syntax_error(tmp_path: Path) -> None:

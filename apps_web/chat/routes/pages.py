@@ -1,5 +1,5 @@
 """The pages: Activity, the chat list and a chat, the teams and a channel (Posts and Files tabs),
-new chat, search, a message's permalink and file downloads."""
+new chat, search, a message's permalink, the file viewer and file downloads."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from ..models import Activity, Conversation, File, Message
 from ..presence import presences
 from ..search import search_messages
 from ..service import conversation_for, mark_read, message_for
-from ..views import conversation_view, members_of, message_context, page, team_items, title_of, users_by_id
+from ..views import conversation_view, file_preview, members_of, message_context, page, team_items, title_of, users_by_id
 from ..models import Team
 
 router = APIRouter()
@@ -58,7 +58,7 @@ def teams_home(request: Request, session: SessionDep, user: CurrentUser, clock: 
 
 
 def conversation_page(request: Request, session, user, clock, conv_id: int, *, tab: str = "posts", older: bool = False,  # noqa: ANN001
-                      draft: dict | None = None, status_code: int = 200):
+                      draft: dict | None = None, status_code: int = 200, file_id: int | None = None):
     conv, _member = conversation_for(session, user, conv_id)
     section = "teams" if conv.kind == "channel" else "chat"
     members = members_of(session, conv)
@@ -70,6 +70,12 @@ def conversation_page(request: Request, session, user, clock, conv_id: int, *, t
         files = session.exec(select(File.id, File.name, File.size, File.mime, File.uploaded_by_id, File.created_at, File.message_id)
                              .where(File.conversation_id == conv.id).order_by(File.id.desc())).all()
         ctx.update(files=files, uploaders=users_by_id(session, [f.uploaded_by_id for f in files]))
+        if file_id is not None:  # the file opened in the viewer, as Teams opens a shared file in the tab
+            f = session.get(File, file_id)
+            if f is None or f.conversation_id != conv.id:
+                raise HTTPException(status_code=404, detail="This file doesn't exist or has been deleted.")
+            ctx["viewing"] = {"id": f.id, "name": f.name, "size": f.size, "uploaded_by_id": f.uploaded_by_id, "created_at": f.created_at,
+                              **file_preview(f.name, f.mime, f.content)}
     elif tab == "people":
         ctx["member_presence"] = presences(session, [u.id for u in members], clock.now)
     else:
@@ -111,6 +117,12 @@ def channel_files(request: Request, session: SessionDep, user: CurrentUser, cloc
     return conversation_page(request, session, user, clock, conv_id, tab="files")
 
 
+@router.get("/chat/{conv_id}/files/{file_id}")
+@router.get("/channels/{conv_id}/files/{file_id}")
+def file_viewer(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, conv_id: int, file_id: int):
+    return conversation_page(request, session, user, clock, conv_id, tab="files", file_id=file_id)
+
+
 @router.get("/channels/{conv_id}/people")
 @router.get("/chat/{conv_id}/people")
 def conversation_people(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, conv_id: int):
@@ -139,6 +151,16 @@ def search_page(request: Request, session: SessionDep, user: CurrentUser, clock:
     teams = {t.id: t.name for t in session.exec(select(Team)).all()}
     return page(request, session, user, clock, section="search", search_query=q, results=results, result_convs=convs, search_error=error,
                 teams_by_id=teams, **ctx)
+
+
+@router.get("/files/{file_id}/view")
+def open_file(session: SessionDep, user: CurrentUser, file_id: int) -> RedirectResponse:
+    """A file chip of a message: the file in its conversation's viewer."""
+    f = session.get(File, file_id)
+    if f is None:
+        raise HTTPException(status_code=404, detail="This file doesn't exist or has been deleted.")
+    conv, _ = conversation_for(session, user, f.conversation_id)
+    return RedirectResponse(f"/{'channels' if conv.kind == 'channel' else 'chat'}/{conv.id}/files/{f.id}", status_code=303)
 
 
 @router.get("/files/{file_id}")

@@ -132,3 +132,12 @@ def test_same_seed_same_chat(tmp_path: Path, store: WorldStore) -> None:
     fresh = tmp_path / "a.sqlite"
     build_template(fresh, seed=0, scale=1, version="t")
     assert _digest(fresh) == _digest(store.template(0, 1))
+
+
+def test_file_preview_by_type() -> None:
+    from apps_web.chat.views import file_preview
+
+    assert file_preview("q.csv", "text/csv", b'Item,Total\n"Licenses, 50",1000\n') == {
+        "kind": "table", "header": ["Item", "Total"], "rows": [["Licenses, 50", "1000"]], "cut": 0}
+    assert file_preview("notes.txt", "text/plain", "line 1\nline 2") == {"kind": "text", "text": "line 1\nline 2"}
+    assert file_preview("deck.pptx", "application/vnd.ms-powerpoint", b"\x00\x01") == {"kind": "none"}

@@ -162,9 +162,21 @@ def test_new_group_chat_search_and_files(page: Page, live_host, world, me) -> No
     expect(page.get_by_role("status")).to_contain_text("backlog.csv")
     fid, name, size, mime = world.one("SELECT id, name, size, mime FROM chat_file WHERE conversation_id = ?", conv)
     assert (name, size, mime) == ("backlog.csv", 23, "text/csv")
+    # The name opens the viewer in the tab (a CSV as a table); Download gives the bytes back
+    page.get_by_role("table", name="Files").get_by_role("link", name="backlog.csv", exact=True).click()
+    page.wait_for_url(re.compile(rf"/chat/{conv}/files/{fid}$"))
+    viewer = page.get_by_role("table", name="backlog.csv")
+    expect(viewer.get_by_role("columnheader")).to_have_text(["case", "owner"])
+    expect(viewer.get_by_role("cell")).to_have_text(["00001042", "me"])
     with page.expect_download() as dl:
-        page.get_by_role("table", name="Files").get_by_role("link", name="backlog.csv").click()
+        page.get_by_role("link", name="Download", exact=True).click()
     assert open(dl.value.path(), "rb").read() == b"case,owner\n00001042,me\n"
+    # A file of another conversation is not found in this one; a message's file chip opens the viewer
+    other = world.one("SELECT id FROM chat_file WHERE conversation_id != ? ORDER BY id", conv)[0]
+    assert page.goto(live_host.url("chat", f"/chat/{conv}/files/{other}")).status == 404
+    go(page, live_host, f"/files/{fid}/view")
+    page.wait_for_url(re.compile(rf"/chat/{conv}/files/{fid}$"))
+    expect(page.get_by_role("heading", name="backlog.csv")).to_be_visible()
     # Search: a seeded incident number, then the result opens its message in its thread
     mid, number = world.one("SELECT m.id, i.number FROM chat_message m JOIN desk_incident i ON i.id = m.desk_incident_id JOIN chat_member me "
                             "ON me.conversation_id = m.conversation_id AND me.user_id = ? WHERE m.parent_id IS NOT NULL AND m.body_text LIKE '%' || i.number || '%' "
