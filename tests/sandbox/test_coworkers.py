@@ -201,6 +201,63 @@ def test_mail_approvals_and_desk_approvals_are_decided_by_the_limit(world) -> No
     assert "$2,400" in rows[0][1] and "$4,800 is over the $2,500 limit" in rows[1][1]  # each record's own total
 
 
+def test_a_shared_mailbox_is_answered_by_its_member_from_the_shared_address(world) -> None:  # noqa: ANN001
+    from apps_web.mail.compose import ComposeForm, send
+    from apps_web.mail.mailbox import mailbox_for
+    from apps_web.world import WorldClock
+
+    w, conn = world
+    box, address = conn.execute("select id, address from mail_mailbox where kind = 'shared' and address like 'support@%'").fetchone()
+    members = [r[0] for r in conn.execute("select u.username from mail_mailbox_member m join identity_user u on u.id = m.user_id "
+                                          "where m.mailbox_id = ? and m.full_access and m.send_as order by m.id", (box,)).fetchall()]
+    rep, _, other = _people(conn)
+    assert len(members) >= 2 and rep not in members
+    agent = {"user": members[1], "delay": "10m", "knows": [{"topic": ["outage", "status"], "about": "Northwind",
+                                                             "answer": "The Northwind outage was fixed at 14:05; the RCA follows on Friday."}]}
+    cw = Coworkers.from_spec([agent], [], {"per_step": "1m"}, seed=1)  # only the member with a profile answers
+    cw.attach(conn)
+    _mail_to(conn, rep, address, "Northwind outage", "What is the status of the Northwind outage?", cw.now)
+    cw.after_step(conn, persona=rep, action_name="click")
+    assert [(p["actor"], p["decision"]) for p in cw.pending()] == [(members[1], "answer")]
+    out = cw.after_step(conn, persona=rep, action_name="wait")
+    assert [d["decision"] for d in out] == ["answer"]
+    row = conn.execute("select m.from_address, m.unique_body_html, m.in_reply_to is not null, f.kind from mail_message m "
+                       "join mail_folder f on f.id = m.folder_id join mail_mailbox b on b.id = m.mailbox_id "
+                       "join identity_user u on u.id = b.user_id where u.username = ? and m.subject = 'RE: Northwind outage'",
+                       (rep,)).fetchone()
+    assert row is not None and row[0] == address and "14:05" in row[1] and row[2] and row[3] == "inbox"  # from support@, in the thread
+    assert conn.execute("select count(*) from mail_message m join mail_folder f on f.id = m.folder_id where m.mailbox_id = ? "
+                        "and f.kind = 'sent' and m.subject = 'RE: Northwind outage'", (box,)).fetchone()[0] == 1
+
+    # A member writes from the shared mailbox: the colleague's answer lands in the shared Inbox.
+    member = members[0]
+    helper = {"user": other, "delay": "5m", "knows": [{"topic": ["invoice"], "about": "Globex", "answer": "Invoice 4471 was paid on March 12."}]}
+    cw = Coworkers.from_spec([helper], [], {"per_step": "1m"}, seed=1)
+    cw.attach(conn)
+    with session_on(conn) as s:
+        me = s.exec(select(User).where(User.username == member)).one()
+        target = s.exec(select(User).where(User.username == other)).one()
+        own = mailbox_for(s, me)
+        send(s, own, me, ComposeForm(to=target.email, subject="Globex invoice", body="<p>Was the Globex invoice paid?</p>",
+                                     from_address=address), WorldClock(cw.now), own.address.split("@")[1])
+    cw.after_step(conn, persona=member, action_name="click")
+    cw.after_step(conn, persona=member, action_name="wait")
+    row = conn.execute("select f.kind, m.unique_body_html from mail_message m join mail_folder f on f.id = m.folder_id "
+                       "where m.mailbox_id = ? and m.subject = 'RE: Globex invoice'", (box,)).fetchone()
+    assert row is not None and row[0] == "inbox" and "March 12" in row[1]
+
+
+def _mail_to(conn, sender: str, address: str, subject: str, text: str, at: datetime) -> None:  # noqa: ANN001
+    from apps_web.mail.compose import ComposeForm, send
+    from apps_web.mail.mailbox import mailbox_for
+    from apps_web.world import WorldClock
+
+    with session_on(conn) as s:
+        me = s.exec(select(User).where(User.username == sender)).one()
+        box = mailbox_for(s, me)
+        send(s, box, me, ComposeForm(to=address, subject=subject, body=f"<p>{text}</p>"), WorldClock(at), box.address.split("@")[1])
+
+
 def test_confidential_hours_events_determinism_and_checkpoints(store) -> None:  # noqa: ANN001
     """Two worlds run the same script with the same seed: the same replies, word for word; one is
     resumed from a checkpoint half way."""
