@@ -60,6 +60,12 @@ def _fields():
     return out
 
 
+def _coworkers():
+    from .coworker import adapter
+
+    return adapter()
+
+
 APP = AppSpec(
     name="crm",
     title="Sales Cloud",
@@ -74,4 +80,5 @@ APP = AppSpec(
     volatile=("crm_recent_view", "crm_field_history", "*.updated_at"),
     fields=_fields,
     default_role="sales_rep",
+    messaging=_coworkers,  # quote approvals decided by the approver's co-worker profile
 )

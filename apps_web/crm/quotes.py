@@ -7,7 +7,8 @@ from __future__ import annotations
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from ..identity.models import User
+from ..identity.models import Role, User
+from ..world.clock import WorldClock
 from .models import ApprovalRequest, Opportunity, Quote, QuoteLineItem
 from .picklists import APPROVAL_DISCOUNT_THRESHOLD, QUOTE_STATUSES
 from .products import line_items
@@ -95,6 +96,26 @@ def submit_error(session: Session, quote: Quote, user: User) -> str | None:
     if owner is None or not owner.manager_id:
         return NO_MANAGER
     return None
+
+
+def decide_error(step: ApprovalRequest, user: User) -> str | None:
+    """Why ``user`` may not approve or reject this step now (None: they may)."""
+    if step.status != "Pending":
+        return f"This approval request was already {step.status.lower()}."
+    if user.id != step.approver_id and user.role != Role.admin:
+        return "You can't approve or reject this request: it's assigned to another approver."
+    return None
+
+
+def decide(session: Session, step: ApprovalRequest, quote: Quote, user: User, approve: bool, comments: str, clock: WorldClock) -> None:
+    """Approve or reject a pending step (checked with :func:`decide_error`): the step and its quote."""
+    from .common import stamp
+
+    step.status, step.decided_at, step.comments = ("Approved" if approve else "Rejected"), clock.now, comments or None
+    quote.status = "Approved" if approve else "Rejected"
+    stamp(quote, user, clock)
+    session.add(step)
+    session.add(quote)
 
 
 def items_to_approve(session: Session, user: User, limit: int | None = None) -> list[tuple[ApprovalRequest, Quote]]:

@@ -201,6 +201,50 @@ def test_mail_approvals_and_desk_approvals_are_decided_by_the_limit(world) -> No
     assert "$2,400" in rows[0][1] and "$4,800 is over the $2,500 limit" in rows[1][1]  # each record's own total
 
 
+def test_a_crm_quote_approval_is_decided_by_the_approvers_discount_limit(world) -> None:  # noqa: ANN001
+    from apps_web.crm.models import ApprovalRequest, Opportunity, Quote
+    from apps_web.crm.quotes import copy_lines, next_number, quote_lines, refresh_totals
+
+    w, conn = world
+    rep, manager, _ = _people(conn)
+    boss = {"user": manager, "delay": "45m", "approves": [RULES[0]]}  # discounts up to 15%
+    cw = Coworkers.from_spec([boss], [], {"per_step": "1m"}, seed=2)
+    cw.attach(conn)
+    steps = []
+    with session_on(conn) as s:
+        me = s.exec(select(User).where(User.username == rep)).one()
+        opps = s.exec(select(Opportunity).where(Opportunity.owner_id == me.id, Opportunity.pricebook_id.is_not(None))
+                      .order_by(Opportunity.id)).all()
+        opps = [o for o in opps if s.exec(select(Quote).where(Quote.opportunity_id == o.id)).first() is None][:2]
+        assert len(opps) == 2
+        for opp, pct in zip(opps, (12, 22)):
+            quote = Quote(quote_number=next_number(s), name=f"{opp.name} quote", opportunity_id=opp.id, status="In Review",
+                          owner_id=me.id, created_at=cw.now, updated_at=cw.now)
+            s.add(quote)
+            s.flush()
+            assert copy_lines(s, opp, quote) >= 1
+            s.flush()
+            for li in quote_lines(s, quote.id):
+                li.discount = pct
+                s.add(li)
+            refresh_totals(s, quote)
+            step = ApprovalRequest(quote_id=quote.id, status="Pending", submitter_id=me.id, approver_id=me.manager_id,
+                                   submitted_at=cw.now, submit_comments="Multi-year renewal.")
+            s.add(step)
+            s.flush()
+            steps.append((step.id, quote.id))
+        s.commit()
+    cw.after_step(conn, persona=rep, action_name="click")
+    assert [p["decision"] for p in cw.pending()] == ["approve", "refuse"]
+    out = cw.after_step(conn, persona=rep, action_name="wait")
+    assert [(d["decision"], d["verdict"]) for d in out] == [("approve", "approved"), ("refuse", "rejected")]
+    rows = [conn.execute("select a.status, a.comments, q.status, a.decided_at from crm_approval_request a join crm_quote q "
+                         "on q.id = a.quote_id where a.id = ?", (sid,)).fetchone() for sid, _ in steps]
+    assert [r[0] for r in rows] == ["Approved", "Rejected"] and [r[2] for r in rows] == ["Approved", "Rejected"]
+    assert "12%" in rows[0][1] and "22%" in rows[1][1] and "Pricing Policy PP-7" in rows[1][1]
+    assert rows[0][3] == "2026-03-16 10:15:00.000000"  # submitted 9:30, decided after the 45-minute delay
+
+
 def test_a_shared_mailbox_is_answered_by_its_member_from_the_shared_address(world) -> None:  # noqa: ANN001
     from apps_web.mail.compose import ComposeForm, send
     from apps_web.mail.mailbox import mailbox_for

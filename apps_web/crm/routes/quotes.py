@@ -12,13 +12,12 @@ from fastapi.responses import Response
 from sqlmodel import select
 
 from ...deps import ClockDep, CurrentUser, SessionDep
-from ...identity.models import Role
 from ...ui import redirect, render
 from ..common import get_or_404, stamp, users_by_id
 from ..models import Account, ApprovalRequest, Opportunity, Product, Quote
 from ..picklists import APPROVAL_DISCOUNT_THRESHOLD, QUOTE_STATUSES
 from ..products import LineInput, check_line, grid_errors, line_total
-from ..quotes import (approvals, copy_lines, items_to_approve, needs_approval, next_number, pending, quote_lines, refresh_totals,
+from ..quotes import (approvals, copy_lines, decide, decide_error, items_to_approve, needs_approval, next_number, pending, quote_lines, refresh_totals,
                       status_error, submit_error)
 from ..record import raw
 from ..validation import REQUIRED, Invalid, parse_date
@@ -210,19 +209,11 @@ async def _decide(request: Request, step_id: int, session, user, clock, approve:
     step = _step(session, step_id)
     quote = _quote(session, step.quote_id)
     comments = str((await request.form()).get("comments", "")).strip()
-    error = None
-    if step.status != "Pending":
-        error = f"This approval request was already {step.status.lower()}."
-    elif user.id != step.approver_id and user.role != Role.admin:
-        error = "You can't approve or reject this request: it's assigned to another approver."
+    error = decide_error(step, user)
     if error:
         return render(request, "crm/approval.html", status_code=403 if "assigned" in error else 422, step=step,
                       **quote_context(session, quote), me=user, decide_error=error, comments=comments)
-    step.status, step.decided_at, step.comments = ("Approved" if approve else "Rejected"), clock.now, comments or None
-    quote.status = "Approved" if approve else "Rejected"
-    stamp(quote, user, clock)
-    session.add(step)
-    session.add(quote)
+    decide(session, step, quote, user, approve, comments, clock)
     session.commit()
     return redirect(request, "/approvals", toast=f'Quote "{quote.name}" was {"approved" if approve else "rejected"}.')
 
