@@ -51,6 +51,7 @@ class Request(_Stored):
     ref: dict[str, Any] = field(default_factory=dict)  # where to answer (the adapter's own keys)
     subject: str = ""
     amount: float | None = None  # a record's own amount (an approval of a priced item), if any
+    amount_unit: str | None = None  # "%" for a percentage (a discount); None: money
 
 
 @dataclass(frozen=True)

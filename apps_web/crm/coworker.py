@@ -38,7 +38,7 @@ class CrmCoworkers:
             text = (f"Approval requested for quote {number} \u201c{name}\u201d on {opp}" + (f" ({account})" if account else "")
                     + f": a {discount or 0:g}% discount, total ${total or 0:,.2f}." + (f" {row['submit_comments']}" if row.get("submit_comments") else ""))
             out.append(Request(app="crm", kind="approval", sender=sender, to=(approver,), text=text, subject=f"Quote {number}: {name}",
-                               amount=float(discount or 0), at=_dt(row.get("submitted_at")), ref={"approval_id": row["id"]}))
+                               amount=float(discount or 0), amount_unit="%", at=_dt(row.get("submitted_at")), ref={"approval_id": row["id"]}))
         return out
 
     def deliver(self, conn: Any, reply: Reply) -> dict[str, Any]:

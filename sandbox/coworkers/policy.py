@@ -80,13 +80,25 @@ def _decide_content(actor: Actor, request: Request) -> Decision:
     return _question(actor, request, text)
 
 
+def _record_amount(request: Request, unit: str) -> float | None:
+    """The amount of the record the approval is for, when it is in the rule's unit (a record's total
+    with no unit given is money; a percentage must say so), so text such as a quote's name is not read."""
+    if request.amount is None:
+        return None
+    if request.amount_unit is None:
+        return request.amount if unit != "%" else None
+    return request.amount if request.amount_unit == unit else None
+
+
 def _approval(actor: Actor, request: Request, text: str, rules: list[ApprovalRule]) -> Decision:
     if not rules:
         scope = "; ".join(", ".join(r.what) for r in actor.approves)
         why = f"I can only approve {scope}" if scope else "it is not something I can approve"
         return Decision("refuse", reason=why)
     rule = rules[0]
-    amount = request.amount if request.amount is not None and rule.unit != "%" else parse_amount(text, rule.unit)
+    amount = _record_amount(request, rule.unit)
+    if amount is None:
+        amount = parse_amount(text, rule.unit)
     if amount is None:
         return Decision("clarify", rule=rule, notes={"missing": "%" if rule.unit == "%" else "amount"})
     if amount <= rule.limit + 1e-9:
