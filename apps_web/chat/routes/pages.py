@@ -11,7 +11,7 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from ...deps import ClockDep, CurrentUser, SessionDep
-from ..models import Activity, Conversation, File, Message
+from ..models import Activity, Conversation, File, Member, Message
 from ..search import search_messages
 from ..service import conversation_for, message_for
 from ..views import conversation_view, file_preview, members_of, message_context, page, team_items, title_of, users_by_id
@@ -62,10 +62,12 @@ def conversation_page(request: Request, session, user, clock, conv_id: int, *, t
     """A conversation's tab. ``access``: the (conversation, membership) pair the route already checked."""
     conv, member = access or conversation_for(session, user, conv_id)
     section = "teams" if conv.kind == "channel" else "chat"
-    members = members_of(session, conv)
+    # A channel's other tabs show only how many people it has (its People tab lists them).
+    members = members_of(session, conv) if conv.kind != "channel" or tab == "people" else []
+    member_count = len(members) if members else session.exec(select(func.count()).select_from(Member).where(Member.conversation_id == conv.id)).one()
     others = [u for u in members if u.id != user.id]
     presence_ids: list[int] = []
-    ctx = {"conv": conv, "members": members, "title": title_of(conv, others), "tab": tab, "draft": draft or {},
+    ctx = {"conv": conv, "members": members, "member_count": member_count, "title": title_of(conv, others), "tab": tab, "draft": draft or {},
            "team": session.get(Team, conv.team_id) if conv.team_id else None,
            "base_url": f"/channels/{conv.id}" if conv.kind == "channel" else f"/chat/{conv.id}"}
     if tab == "files":
