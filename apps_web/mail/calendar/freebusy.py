@@ -112,11 +112,21 @@ def conflicts(conn: sqlite3.Connection, address: str, start: datetime, end: date
 def busy_at(conn: sqlite3.Connection, user_ids: list[int], at: datetime) -> dict[int, list[Block]]:
     """The blocking events (not free, not declined) each person is in at ``at``: one query for everyone
     (presence of a list of people)."""
+    out = {}
+    for uid, blocks in busy_during(conn, user_ids, at, at + timedelta(minutes=1)).items():
+        blocks = [b for b in blocks if b.start <= at < b.end]
+        if blocks:
+            out[uid] = blocks
+    return out
+
+
+def busy_during(conn: sqlite3.Connection, user_ids: list[int], lo: datetime, hi: datetime) -> dict[int, list[Block]]:
+    """The blocking events (not free, not declined) of each person that overlap [lo, hi), series
+    expanded: one query for everyone."""
     ids = sorted(set(user_ids))
     if not ids:
         return {}
     marks = ",".join("?" * len(ids))
-    lo, hi = at, at + timedelta(minutes=1)
     rows = conn.execute(f"""
         select {_EVENT_COLS}, p.uid from mail_event e join (
             select id as event_id, organizer_id as uid from mail_event where organizer_id in ({marks})
@@ -129,7 +139,7 @@ def busy_at(conn: sqlite3.Connection, user_ids: list[int], at: datetime) -> dict
         by_user.setdefault(r[-1], []).append(r[:-1])
     out = {}
     for uid, evs in by_user.items():
-        blocks = [b for b in _expand(conn, evs, lo, hi, None) if b.start <= at < b.end]
+        blocks = [b for b in _expand(conn, evs, lo, hi, None) if b.start < hi and b.end > lo]
         if blocks:
             out[uid] = blocks
     return out
@@ -137,8 +147,12 @@ def busy_at(conn: sqlite3.Connection, user_ids: list[int], at: datetime) -> dict
 
 def free_from(conn: sqlite3.Connection, address: str, at: datetime) -> datetime:
     """When a person busy at ``at`` is next free: the end of the run of blocking events they are in."""
+    return free_after(blocking(busy(conn, address, at, at + timedelta(hours=12))), at)
+
+
+def free_after(blocks: list[Block], at: datetime) -> datetime:
+    """The end of the run of ``blocks`` that ``at`` is in (``at`` itself when none is)."""
     end = at
-    blocks = blocking(busy(conn, address, at, at + timedelta(hours=12)))
     moved = True
     while moved:
         moved = False
