@@ -49,14 +49,22 @@ class Block:
 _EVENT_COLS = "e.id, e.subject, e.start, e.end, e.show_as, e.recurrence, e.recur_interval, e.recur_days, e.recur_until, e.recur_count"
 
 
-def _expand(conn: sqlite3.Connection, rows, lo: datetime, hi: datetime, exclude_event: int | None) -> list[Block]:
-    rows = [r for r in rows if r[0] != exclude_event]
-    series = [r[0] for r in rows if r[5] not in (None, "", "none")]
+def _exceptions(conn: sqlite3.Connection, rows) -> dict[int, set[datetime]]:
+    """The original starts of the occurrences edited out of the series among ``rows``, per series."""
+    series = sorted({r[0] for r in rows if r[5] not in (None, "", "none")})
     skip: dict[int, set[datetime]] = {}
     if series:
         marks = ",".join("?" * len(series))
         for sid, orig in conn.execute(f"select series_id, original_start from mail_event where series_id in ({marks}) and original_start is not null", series):
             skip.setdefault(sid, set()).add(_dt(orig))
+    return skip
+
+
+def _expand(conn: sqlite3.Connection, rows, lo: datetime, hi: datetime, exclude_event: int | None,
+            skip: dict[int, set[datetime]] | None = None) -> list[Block]:
+    rows = [r for r in rows if r[0] != exclude_event]
+    if skip is None:
+        skip = _exceptions(conn, rows)
     out = []
     for r in rows:
         ev = SimpleNamespace(start=_dt(r[2]), end=_dt(r[3]), recurrence=r[5] or "none", recur_interval=r[6], recur_days=r[7] or "",
@@ -137,9 +145,10 @@ def busy_during(conn: sqlite3.Connection, user_ids: list[int], lo: datetime, hi:
     by_user: dict[int, list] = {}
     for r in rows:
         by_user.setdefault(r[-1], []).append(r[:-1])
+    skip = _exceptions(conn, [r[:-1] for r in rows])  # one query for every person's series
     out = {}
     for uid, evs in by_user.items():
-        blocks = [b for b in _expand(conn, evs, lo, hi, None) if b.start < hi and b.end > lo]
+        blocks = [b for b in _expand(conn, evs, lo, hi, None, skip) if b.start < hi and b.end > lo]
         if blocks:
             out[uid] = blocks
     return out
