@@ -2,8 +2,8 @@
 
     .venv/bin/python scripts/screenshots.py [--out docs/img]
 
-Each page is opened in a fresh episode (its own world fork, signed in as a sales rep for the CRM and
-a Service Desk analyst for the desk) through the
+Each page is opened in a fresh episode (its own world fork, signed in as a sales rep for the CRM, mail
+and chat, a Service Desk analyst for the desk, a support agent for a shared mailbox) through the
 environment, so the images are the agent's view: 1280x800, bundled fonts, no animations. Pages that
 need a click first (a dialog) use the canonical action model, like an agent would.
 """
@@ -70,6 +70,37 @@ def DESK_ITSM_SHOTS(desk: dict) -> list[tuple[str, str, tuple[str, ...]]]:  # no
     ]
 
 
+def _comms_ids(store: WorldStore) -> dict[str, object]:
+    """A support agent of the support@ shared mailbox and a customer who wrote to it, a manager with
+    reports (the people card's org chart), and a sales rep busy in chat."""
+    with closing(sqlite3.connect(f"file:{store.template(0)}?mode=ro", uri=True)) as conn:
+        agent, support = conn.execute(
+            "select u.username, s.address from identity_user u join mail_mailbox_member mm on mm.user_id = u.id "
+            "join mail_mailbox s on s.id = mm.mailbox_id and s.address like 'support@%' where u.role = 'support_agent' order by u.id limit 1").fetchone()
+        customer = conn.execute(
+            "select substr(m.from_address, instr(m.from_address, '@') + 1) from mail_message m join mail_mailbox s on s.id = m.mailbox_id "
+            "where s.address = ? and m.from_address not like 'support@%' group by 1 order by count(*) desc, 1 limit 1", (support,)).fetchone()[0]
+        manager = conn.execute("select m.id from identity_user m join identity_user r on r.manager_id = m.id "
+                               "where m.role = 'sales_manager' group by m.id order by count(*) desc, m.id limit 1").fetchone()[0]
+        rep, rep_id = conn.execute("select username, id from identity_user where role = 'sales_rep' order by id limit 1").fetchone()
+        channel = conn.execute(
+            "select c.id from chat_conversation c join chat_member m on m.conversation_id = c.id and m.user_id = ? where c.kind = 'channel' "
+            "order by (select count(*) from chat_member x where x.conversation_id = c.id) desc, c.id limit 1", (rep_id,)).fetchone()[0]
+    return {"agent": agent, "support": support, "customer": customer, "manager": manager, "rep": rep, "channel": channel}
+
+
+def COMMS_SHOTS(c: dict) -> dict[str, list[tuple[str, str, tuple[str, ...]]]]:  # noqa: N802 - a table of shots
+    """Mail and chat pages the docs show that the first captures of those apps lacked, by persona."""
+    return {
+        c["agent"]: [("mail-shared-search", f"/mail/{c['support']}/search?q=from:{c['customer']}", ())],
+        c["rep"]: [("mail-rules-and-automatic-replies", "/mail/options", ()), ("mail-people-card", f"/people/{c['manager']}", ())],
+    }
+
+
+def CHAT_SHOTS(c: dict) -> list[tuple[str, str, tuple[str, ...]]]:  # noqa: N802 - a table of shots
+    return [("chat-activity", "/activity", ()), ("chat-channel-people", f"/channels/{c['channel']}/people", ())]
+
+
 async def _shoot(env: AsyncSandboxEnv, path: str, out: Path, clicks: tuple[str, ...] = ()) -> None:
     await env.reset(options={"start_url": path})
     page = env.page
@@ -124,6 +155,10 @@ async def main(out_dir: Path, only: set[str]) -> None:
         ("desk-catalog-item", "/sc_cat_item.do?sys_id=1", ()),
     ] + DESK_ITSM_SHOTS(desk)
     await _run("desk", str(desk["agent"]), desk_shots, out_dir, store, only)
+    comms = _comms_ids(store)
+    for persona, mail_shots in COMMS_SHOTS(comms).items():
+        await _run("mail", str(persona), mail_shots, out_dir, store, only)
+    await _run("chat", str(comms["rep"]), CHAT_SHOTS(comms), out_dir, store, only)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from html import escape, unescape
 
 import nh3
@@ -134,13 +135,15 @@ def _notify(session: Session, user_id: int, kind: str, message: Message, actor: 
 _MENTION_SPAN = re.compile(r'<span class="mention" data-user="(\d+)">(.*?)</span>')
 
 
-def editable(html: str) -> tuple[str, list[int]]:
-    """A stored body back as the compose box's text ("@Name" for each mention) and the mention ids."""
+@lru_cache(maxsize=2048)
+def editable(html: str) -> tuple[str, tuple[int, ...]]:
+    """A stored body back as the compose box's text ("@Name" for each mention) and the mention ids
+    (kept per body: every page shows one's own messages' Edit data)."""
     ids = [int(x) for x in _MENTION_SPAN.findall(html or "") for x in [x[0]]]
     body = _MENTION_SPAN.sub(lambda mm: "@" + mm.group(2), html or "")
     body = re.sub(r"</p>\s*<p>", "\n\n", body)
     body = re.sub(r"<br\s*/?>", "\n", body)
-    return unescape(nh3.clean(body, tags=set(), attributes={})).strip(), list(dict.fromkeys(ids))
+    return unescape(nh3.clean(body, tags=set(), attributes={})).strip(), tuple(dict.fromkeys(ids))
 
 
 # -- posting -----------------------------------------------------------------------------------------

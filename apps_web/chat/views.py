@@ -8,7 +8,8 @@ import io
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from functools import lru_cache
+from typing import Any, Iterable
 
 from fastapi import Request
 from markupsafe import Markup
@@ -17,18 +18,26 @@ from sqlmodel import Session, select
 
 from ..identity.models import User
 from ..ui import render
-from ..ui.sanitize import safe_html
 from ..world import WorldClock
 from .models import REACTION_EMOJI, REACTION_LABELS, REACTIONS, Activity, Conversation, File, Member, Message, Reaction, Team
 from .presence import PRESENCE_CLASS, presences
-from .service import MENTION_ATTRS, unread_counts
+from .service import clean_html
 
+REACTIONS_ALL = [(k, REACTION_LABELS[k], REACTION_EMOJI[k]) for k in REACTIONS]
 POSTS_SHOWN = 20  # the newest channel posts a page shows (older ones: "See older posts")
 CHAT_SHOWN = 50
 
 
 def safe_body(html: str) -> Markup:
-    return safe_html(html, attributes=MENTION_ATTRS)
+    """A stored body, sanitised again for the page (rows a task's set-up writes skip the posting
+    code). Bodies repeat across renders (every post, edit or reaction redirects back to the same
+    conversation), so the sanitised text is kept per body."""
+    return Markup(_sanitised(html or ""))
+
+
+@lru_cache(maxsize=4096)
+def _sanitised(html: str) -> str:
+    return clean_html(html)
 
 
 def size_label(n: int) -> str:
@@ -84,6 +93,11 @@ class ChatItem:
     others: list[User]
     presence: tuple[str, str] | None = None
 
+    @property
+    def partner_id(self) -> int | None:
+        """The other person of a 1:1 chat (their presence dot shows in the list)."""
+        return self.others[0].id if self.conv.kind == "oneonone" and self.others else None
+
 
 @dataclass
 class TeamItem:
@@ -107,7 +121,9 @@ def title_of(conv: Conversation, others: list[User]) -> str:
     return ", ".join(names[:3]) + (f" +{len(names) - 3}" if len(names) > 3 else "")
 
 
-def chat_items(session: Session, user: User, now: datetime, unread: dict[int, int]) -> list[ChatItem]:
+def chat_items(session: Session, user: User, now: datetime, unread: dict[int, int],
+               pres: dict[int, tuple[str, str]] | None = None) -> list[ChatItem]:
+    """The chat list, newest first. ``pres``: presences already worked out (else they are here)."""
     convs = session.exec(select(Conversation).join(Member, Member.conversation_id == Conversation.id)
                          .where(Member.user_id == user.id, Conversation.kind != "channel")
                          .order_by(Conversation.last_message_at.desc(), Conversation.id.desc())).all()
@@ -123,12 +139,14 @@ def chat_items(session: Session, user: User, now: datetime, unread: dict[int, in
     last = dict(session.execute(text(
         "select conversation_id, body_text from chat_message where id in (select max(id) from chat_message where conversation_id in (%s) "
         "and deleted_at is null group by conversation_id)" % ",".join(str(i) for i in ids))).all())
-    pres = presences(session, [others[c.id][0] for c in convs if c.kind == "oneonone" and others[c.id]], now)
     out = []
     for c in convs:
         os_ = sorted((people[u] for u in others[c.id] if u in people), key=lambda u: u.name)
-        out.append(ChatItem(c, title_of(c, os_), (last.get(c.id) or "")[:80], unread.get(c.id, 0), os_,
-                            pres.get(os_[0].id) if c.kind == "oneonone" and os_ else None))
+        out.append(ChatItem(c, title_of(c, os_), (last.get(c.id) or "")[:80], unread.get(c.id, 0), os_))
+    if pres is None:
+        pres = presences(session, [i.partner_id for i in out if i.partner_id], now)
+    for item in out:
+        item.presence = pres.get(item.partner_id) if item.partner_id else None
     return out
 
 
@@ -157,14 +175,15 @@ class ReactionView:
     mine: bool
 
 
-def message_context(session: Session, user: User, messages: list[Message]) -> dict[str, Any]:
-    """Authors, reactions (grouped, with who), and files of the messages shown."""
+def message_context(session: Session, user: User, messages: list[Message], more_people: list[int] = ()) -> dict[str, Any]:  # type: ignore[assignment]
+    """Authors, reactions (grouped, with who), and files of the messages shown (``authors`` also has
+    ``more_people``, loaded in the same query)."""
     ids = [m.id for m in messages]
     reactions: dict[int, list[ReactionView]] = {}
     files: dict[int, list[File]] = defaultdict(list)
     if ids:
         rows = session.exec(select(Reaction).where(Reaction.message_id.in_(ids)).order_by(Reaction.id)).all()
-        people = users_by_id(session, [r.user_id for r in rows] + [m.author_id for m in messages])
+        people = users_by_id(session, [r.user_id for r in rows] + [m.author_id for m in messages] + list(more_people))
         grouped: dict[int, dict[str, list[Reaction]]] = defaultdict(lambda: defaultdict(list))
         for r in rows:
             grouped[r.message_id][r.kind].append(r)
@@ -175,11 +194,12 @@ def message_context(session: Session, user: User, messages: list[Message]) -> di
         for f in session.exec(select(File.id, File.name, File.size, File.mime, File.message_id).where(File.message_id.in_(ids))).all():
             files[f.message_id].append(f)
     else:
-        people = {}
+        people = users_by_id(session, more_people)
     return {"authors": people, "reactions": reactions, "files_by_msg": files}
 
 
-def conversation_view(session: Session, user: User, conv: Conversation, now: datetime, older: bool = False, open_id: int | None = None) -> dict[str, Any]:
+def conversation_view(session: Session, user: User, conv: Conversation, now: datetime, older: bool = False, open_id: int | None = None,
+                      member: Member | None = None) -> dict[str, Any]:
     if conv.kind == "channel":
         # Time order (ids follow it, except for rows a task's set-up back-dates).
         q = select(Message).where(Message.conversation_id == conv.id, Message.parent_id == None).order_by(Message.created_at.desc(), Message.id.desc())  # noqa: E711
@@ -202,10 +222,11 @@ def conversation_view(session: Session, user: User, conv: Conversation, now: dat
         total = session.exec(select(func.count()).select_from(Message).where(Message.conversation_id == conv.id)).one()
         shown = msgs
         ctx = {"posts": msgs, "replies": {}, "reply_summary": {}, "open_id": None, "hidden_older": 0 if older else max(0, total - len(msgs))}
-    member = session.exec(select(Member).where(Member.conversation_id == conv.id, Member.user_id == user.id)).first()
+    if member is None:
+        member = session.exec(select(Member).where(Member.conversation_id == conv.id, Member.user_id == user.id)).first()
     ctx["last_read_id"] = member.last_read_id if member else 0
-    ctx.update(message_context(session, user, shown))
-    names = users_by_id(session, [a for v in ctx["reply_summary"].values() for a in v])
+    ctx.update(message_context(session, user, shown, [a for v in ctx["reply_summary"].values() for a in v]))
+    names = ctx["authors"]
     ctx["reply_names"] = {pid: ", ".join(names[a].first_name for a in dict.fromkeys(v) if a in names) for pid, v in ctx["reply_summary"].items()}
     return ctx
 
@@ -215,23 +236,34 @@ def members_of(session: Session, conv: Conversation) -> list[User]:
 
 
 def page(request: Request, session: Session, user: User, clock: WorldClock, *, section: str, template: str = "chat/page.html",
-         status_code: int = 200, **ctx: Any):
+         status_code: int = 200, presence_ids: Iterable[int] = (), **ctx: Any):
     """The Teams frame: app bar (Activity, Chat, Teams with badges), the list pane of the section,
-    and the main pane the caller fills."""
-    unread = unread_counts(session, user)
-    kinds = dict(session.execute(text("select id, kind from chat_conversation where id in (select conversation_id from chat_member where user_id = :u)"),
-                                 {"u": user.id}).all())
+    and the main pane the caller fills. Everyone's presence on the page (you, the chat list, and
+    ``presence_ids``) is worked out at once: ``presence_of`` in the template."""
+    unread: dict[int, int] = {}
+    chat_badge = teams_badge = 0
+    for cid, kind, n in session.execute(text(
+            "select me.conversation_id, c.kind, count(m.id) from chat_member me join chat_conversation c on c.id = me.conversation_id "
+            "join chat_message m on m.conversation_id = me.conversation_id and m.id > me.last_read_id and m.author_id != me.user_id "
+            "and m.deleted_at is null where me.user_id = :u group by me.conversation_id"), {"u": user.id}).all():
+        unread[cid] = n
+        chat_badge += kind != "channel"
+        teams_badge += kind == "channel"
     base: dict[str, Any] = {
         "section": section, "now": clock.now, "presence_class": PRESENCE_CLASS,
-        "activity_badge": unread_activity(session, user),
-        "chat_badge": sum(1 for c, n in unread.items() if n and kinds.get(c) != "channel"),
-        "teams_badge": sum(1 for c, n in unread.items() if n and kinds.get(c) == "channel"),
-        "reactions_all": [(k, REACTION_LABELS[k], REACTION_EMOJI[k]) for k in REACTIONS],
-        "my_presence": presences(session, [user.id], clock.now).get(user.id, ("Available", "")),
+        "activity_badge": unread_activity(session, user), "chat_badge": chat_badge, "teams_badge": teams_badge,
+        "reactions_all": REACTIONS_ALL,
     }
+    wanted = {user.id, *presence_ids}
     if section == "chat":
-        base["chats"] = chat_items(session, user, clock.now, unread)
+        base["chats"] = chat_items(session, user, clock.now, unread, pres={})  # presence filled below, with everyone else's
+        wanted.update(i.partner_id for i in base["chats"] if i.partner_id)
     elif section == "teams":
         base["teams"] = team_items(session, user, unread)
+    pres = presences(session, list(wanted), clock.now)
+    for item in base.get("chats", ()):
+        item.presence = pres.get(item.partner_id) if item.partner_id else None
+    base["presence_of"] = pres
+    base["my_presence"] = pres.get(user.id, ("Available", ""))
     base.update(ctx)
     return render(request, template, status_code=status_code, **base)

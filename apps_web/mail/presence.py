@@ -5,11 +5,10 @@ clock is In a meeting (an event shown as Out of office counts as away). Declared
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlmodel import Session, select
 
-from ..identity.models import User
 from .delivery import html_to_text
 from .models import Mailbox
 from .options import AutoReply, active_reply
@@ -31,7 +30,7 @@ def _ooo_note(ar: AutoReply, now: datetime) -> str:
 
 def presence(session: Session, user_ids: list[int], now: datetime) -> dict[int, tuple[str, str]]:
     """(status, detail) of the people the calendar or automatic replies speak for; others are absent."""
-    from .calendar.freebusy import busy_at, free_from
+    from .calendar.freebusy import busy_during, free_after
 
     ids = sorted(set(user_ids))
     if not ids:
@@ -43,13 +42,17 @@ def presence(session: Session, user_ids: list[int], now: datetime) -> dict[int, 
         if active_reply(ar, now):
             out[uid] = ("Out of office", _ooo_note(ar, now))
     conn = session.connection().connection.driver_connection
-    busy = busy_at(conn, [i for i in ids if i not in out], now)
-    emails = {u.id: u.email for u in session.exec(select(User).where(User.id.in_(list(busy)))).all()} if busy else {}
-    for uid, blocks in busy.items():
+    # Everyone's blocking events of the next 12 hours in one query: those at ``now`` say whether one
+    # is in a meeting, the run of them says when one is free.
+    ahead = busy_during(conn, [i for i in ids if i not in out], now, now + timedelta(hours=12))
+    for uid, upcoming in ahead.items():
+        blocks = [b for b in upcoming if b.start <= now < b.end]
+        if not blocks:
+            continue
         if any(b.show_as == "oof" for b in blocks):
             end = max(b.end for b in blocks if b.show_as == "oof")
             out[uid] = ("Out of office", f"Until {_time(end)}" if end.date() == now.date() else f"Until {end:%a}, {end:%b} {end.day}")
-        elif uid in emails:
-            free = free_from(conn, emails[uid], now)
+        else:
+            free = free_after(upcoming, now)
             out[uid] = ("In a meeting", f"Free at {_time(free)}" if free.date() == now.date() else "In a meeting")
     return out

@@ -7,13 +7,13 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
+from sqlalchemy import func
 from sqlmodel import select
 
 from ...deps import ClockDep, CurrentUser, SessionDep
-from ..models import Activity, Conversation, File, Message
-from ..presence import presences
+from ..models import Activity, Conversation, File, Member, Message
 from ..search import search_messages
-from ..service import conversation_for, mark_read, message_for
+from ..service import conversation_for, message_for
 from ..views import conversation_view, file_preview, members_of, message_context, page, team_items, title_of, users_by_id
 from ..models import Team
 
@@ -58,12 +58,16 @@ def teams_home(request: Request, session: SessionDep, user: CurrentUser, clock: 
 
 
 def conversation_page(request: Request, session, user, clock, conv_id: int, *, tab: str = "posts", older: bool = False,  # noqa: ANN001
-                      draft: dict | None = None, status_code: int = 200, file_id: int | None = None):
-    conv, _member = conversation_for(session, user, conv_id)
+                      draft: dict | None = None, status_code: int = 200, file_id: int | None = None, access=None):  # noqa: ANN001
+    """A conversation's tab. ``access``: the (conversation, membership) pair the route already checked."""
+    conv, member = access or conversation_for(session, user, conv_id)
     section = "teams" if conv.kind == "channel" else "chat"
-    members = members_of(session, conv)
+    # A channel's other tabs show only how many people it has (its People tab lists them).
+    members = members_of(session, conv) if conv.kind != "channel" or tab == "people" else []
+    member_count = len(members) if members else session.exec(select(func.count()).select_from(Member).where(Member.conversation_id == conv.id)).one()
     others = [u for u in members if u.id != user.id]
-    ctx = {"conv": conv, "members": members, "title": title_of(conv, others), "tab": tab, "draft": draft or {},
+    presence_ids: list[int] = []
+    ctx = {"conv": conv, "members": members, "member_count": member_count, "title": title_of(conv, others), "tab": tab, "draft": draft or {},
            "team": session.get(Team, conv.team_id) if conv.team_id else None,
            "base_url": f"/channels/{conv.id}" if conv.kind == "channel" else f"/chat/{conv.id}"}
     if tab == "files":
@@ -77,26 +81,30 @@ def conversation_page(request: Request, session, user, clock, conv_id: int, *, t
             ctx["viewing"] = {"id": f.id, "name": f.name, "size": f.size, "uploaded_by_id": f.uploaded_by_id, "created_at": f.created_at,
                               **file_preview(f.name, f.mime, f.content)}
     elif tab == "people":
-        ctx["member_presence"] = presences(session, [u.id for u in members], clock.now)
+        presence_ids = [u.id for u in members]
     else:
         open_id = (draft or {}).get("parent_id") or request.query_params.get("open")
-        ctx.update(conversation_view(session, user, conv, clock.now, older=older, open_id=int(open_id) if str(open_id or "").isdigit() else None))
+        ctx.update(conversation_view(session, user, conv, clock.now, older=older, open_id=int(open_id) if str(open_id or "").isdigit() else None,
+                                     member=member))
         if conv.kind == "oneonone" and others:
-            ctx["other_presence"] = presences(session, [others[0].id], clock.now)[others[0].id]
-    response = page(request, session, user, clock, section=section, **ctx)
+            ctx["other_id"] = others[0].id
+            presence_ids = [others[0].id]
+    response = page(request, session, user, clock, section=section, presence_ids=presence_ids, **ctx)
     if tab == "posts" and status_code == 200:
-        mark_read(session, conv, user)  # after rendering: the unread line shows once, as in Teams
-        session.commit()
+        newest = session.exec(select(func.max(Message.id)).where(Message.conversation_id == conv.id)).one() or 0
+        if member.last_read_id < newest:  # after rendering: the unread line shows once, as in Teams
+            member.last_read_id = newest
+            session.commit()
     response.status_code = status_code
     return response
 
 
 @router.get("/chat/{conv_id}")
 def chat_page(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, conv_id: int, older: bool = False):
-    conv, _ = conversation_for(session, user, conv_id)
-    if conv.kind == "channel":
-        return RedirectResponse(f"/channels/{conv.id}", status_code=303)
-    return conversation_page(request, session, user, clock, conv_id, older=older)
+    access = conversation_for(session, user, conv_id)
+    if access[0].kind == "channel":
+        return RedirectResponse(f"/channels/{conv_id}", status_code=303)
+    return conversation_page(request, session, user, clock, conv_id, older=older, access=access)
 
 
 @router.get("/chat/{conv_id}/files")
@@ -106,10 +114,10 @@ def chat_files(request: Request, session: SessionDep, user: CurrentUser, clock: 
 
 @router.get("/channels/{conv_id}")
 def channel_page(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, conv_id: int, older: bool = False):
-    conv, _ = conversation_for(session, user, conv_id)
-    if conv.kind != "channel":
-        return RedirectResponse(f"/chat/{conv.id}", status_code=303)
-    return conversation_page(request, session, user, clock, conv_id, older=older)
+    access = conversation_for(session, user, conv_id)
+    if access[0].kind != "channel":
+        return RedirectResponse(f"/chat/{conv_id}", status_code=303)
+    return conversation_page(request, session, user, clock, conv_id, older=older, access=access)
 
 
 @router.get("/channels/{conv_id}/files")

@@ -108,6 +108,7 @@
     const edit = ev.target.closest("[data-edit]");
     if (edit) {
       const card = edit.closest(".msg-card");
+      if (!$(".edit-form", card)) card.appendChild(editForm(edit));
       $(".edit-form", card).hidden = false;
       $("[data-text]", card).hidden = true;
       const ta = $(".edit-form textarea", card);
@@ -117,6 +118,37 @@
     const cancel = ev.target.closest("[data-edit-cancel]");
     if (cancel) closeEdit(cancel.closest(".edit-form"));
   });
+
+  // The page has one edit form (a <template>): a copy is filled with the message's text, its
+  // mentions and subject (carried by its Edit button) and put in the message when Edit is pressed.
+  function editForm(btn) {
+    const form = $("#edit-form").content.firstElementChild.cloneNode(true);
+    form.action = `/messages/${btn.dataset.edit}/edit`;
+    $("textarea", form).value = btn.dataset.editText || "";
+    $("input[name=mentions]", form).value = btn.dataset.editMentions || "";
+    if (btn.hasAttribute("data-edit-subject")) {
+      const subject = document.createElement("input");
+      subject.type = "hidden"; subject.name = "subject"; subject.value = btn.dataset.editSubject;
+      form.prepend(subject);
+    }
+    setupComposer(form);
+    return form;
+  }
+
+  // The page has one React menu: pressing a message's React button moves it into that message
+  // (before the UI kit's menu toggle runs) and points it at the message.
+  document.addEventListener("click", (ev) => {
+    const btn = ev.target.closest && ev.target.closest("[data-react-to] > [data-menu]");
+    const menu = $("#react-menu");
+    if (!btn || !menu) return;
+    const wrap = btn.parentElement;
+    if (menu.parentElement !== wrap) {
+      menu.hidden = true;
+      $$("[data-react-to] > [data-menu][aria-expanded='true']").forEach((b) => b.setAttribute("aria-expanded", "false"));
+      wrap.appendChild(menu);
+    }
+    menu.action = `/messages/${wrap.dataset.reactTo}/react`;
+  }, true);
 
   function closeEdit(form) {
     form.hidden = true;

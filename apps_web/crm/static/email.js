@@ -1,6 +1,6 @@
-// The record page's Email composer: recipient type-ahead (contacts, leads, users), Cc and Bcc shown
-// on demand, the formatting toolbar, templates inserted with their merge fields already filled in,
-// and the timeline's Expand All. No timers: every change follows a user action.
+// The record page's Email composer: Cc and Bcc shown on demand (the recipient wells are the UI
+// kit's), the formatting toolbar, templates inserted with their merge fields already filled in, and
+// the timeline's Expand All. No timers: every change follows a user action.
 (function () {
   "use strict";
   const $ = (sel, root = document) => root.querySelector(sel);
@@ -19,70 +19,11 @@
   const form = $("form[data-email-form]");
   if (!form) return;
 
-  // ---- recipients: type-ahead on the last address of To, Cc, Bcc -------------------------------------
-  function setupRecipients(box) {
-    const input = $("input[role=combobox]", box);
-    const list = $(".listbox", box);
-    let seq = 0, active = -1;
-    const options = () => $$(".option[data-address]", list);
-    const lastToken = () => input.value.split(/[;,]/).pop().trim();
-    function close() { list.hidden = true; input.setAttribute("aria-expanded", "false"); input.removeAttribute("aria-activedescendant"); }
-    function choose(opt) {
-      seq++;
-      const parts = input.value.split(/[;,]/).map((s) => s.trim()).filter(Boolean);
-      parts.pop();
-      parts.push(opt.dataset.label);
-      input.value = parts.join("; ") + "; ";
-      close();
-      input.focus();
-    }
-    function highlight(i) {
-      const opts = options();
-      active = Math.max(-1, Math.min(i, opts.length - 1));
-      opts.forEach((o, k) => o.setAttribute("aria-selected", String(k === active)));
-      if (active >= 0) input.setAttribute("aria-activedescendant", opts[active].id); else input.removeAttribute("aria-activedescendant");
-    }
-    async function search() {
-      const q = lastToken();
-      const my = ++seq;
-      if (q.length < 2) { close(); return; }
-      const res = await fetch("/emails/people?q=" + encodeURIComponent(q), { headers: { Accept: "application/json" } });
-      if (my !== seq || !res.ok) return;
-      const items = await res.json();
-      list.innerHTML = "";
-      items.forEach((it, k) => {
-        const li = document.createElement("li");
-        li.className = "option"; li.setAttribute("role", "option"); li.id = `${list.id}-${k}`;
-        li.dataset.address = it.address; li.dataset.label = it.label;
-        li.textContent = it.label;
-        if (it.sublabel) { const s = document.createElement("small"); s.textContent = it.sublabel; li.appendChild(s); }
-        li.addEventListener("mousedown", (e) => { e.preventDefault(); choose(li); });
-        list.appendChild(li);
-      });
-      if (!items.length) {
-        const li = document.createElement("li"); li.className = "option"; li.setAttribute("aria-disabled", "true");
-        li.textContent = `No results for "${q}"`; list.appendChild(li);
-      }
-      list.hidden = false; input.setAttribute("aria-expanded", "true"); active = -1;
-    }
-    // Typing always continues after the addresses already there.
-    const toEnd = () => { const n = input.value.length; input.setSelectionRange(n, n); };
-    input.addEventListener("click", () => { if (input.selectionStart === input.selectionEnd) toEnd(); });
-    input.addEventListener("input", search);
-    input.addEventListener("blur", () => { seq++; close(); });
-    input.addEventListener("keydown", (ev) => {
-      if (ev.key === "ArrowDown") { highlight(active + 1); ev.preventDefault(); }
-      else if (ev.key === "ArrowUp") { highlight(active - 1); ev.preventDefault(); }
-      else if (ev.key === "Enter" && !list.hidden && active >= 0) { choose(options()[active]); ev.preventDefault(); }
-      else if (ev.key === "Enter") { ev.preventDefault(); }  // Enter in a recipient field never sends
-      else if (ev.key === "Escape") { close(); }
-    });
-  }
-  $$("[data-email-recipients]", form).forEach(setupRecipients);
-
+  // ---- recipients: the UI kit's recipient wells (ui.js) give To, Cc and Bcc their type-ahead; Cc and
+  // Bcc show on demand ---------------------------------------------------------------------------------
   $$("[data-show-field]", form).forEach((btn) => {
     btn.addEventListener("click", () => {
-      const row = $(`[data-email-recipients][data-field="${btn.dataset.showField}"]`, form);
+      const row = $(`[data-recipient-well][data-field="${btn.dataset.showField}"]`, form);
       row.hidden = false;
       btn.hidden = true;
       $("input", row).focus();

@@ -49,14 +49,22 @@ class Block:
 _EVENT_COLS = "e.id, e.subject, e.start, e.end, e.show_as, e.recurrence, e.recur_interval, e.recur_days, e.recur_until, e.recur_count"
 
 
-def _expand(conn: sqlite3.Connection, rows, lo: datetime, hi: datetime, exclude_event: int | None) -> list[Block]:
-    rows = [r for r in rows if r[0] != exclude_event]
-    series = [r[0] for r in rows if r[5] not in (None, "", "none")]
+def _exceptions(conn: sqlite3.Connection, rows) -> dict[int, set[datetime]]:
+    """The original starts of the occurrences edited out of the series among ``rows``, per series."""
+    series = sorted({r[0] for r in rows if r[5] not in (None, "", "none")})
     skip: dict[int, set[datetime]] = {}
     if series:
         marks = ",".join("?" * len(series))
         for sid, orig in conn.execute(f"select series_id, original_start from mail_event where series_id in ({marks}) and original_start is not null", series):
             skip.setdefault(sid, set()).add(_dt(orig))
+    return skip
+
+
+def _expand(conn: sqlite3.Connection, rows, lo: datetime, hi: datetime, exclude_event: int | None,
+            skip: dict[int, set[datetime]] | None = None) -> list[Block]:
+    rows = [r for r in rows if r[0] != exclude_event]
+    if skip is None:
+        skip = _exceptions(conn, rows)
     out = []
     for r in rows:
         ev = SimpleNamespace(start=_dt(r[2]), end=_dt(r[3]), recurrence=r[5] or "none", recur_interval=r[6], recur_days=r[7] or "",
@@ -112,11 +120,21 @@ def conflicts(conn: sqlite3.Connection, address: str, start: datetime, end: date
 def busy_at(conn: sqlite3.Connection, user_ids: list[int], at: datetime) -> dict[int, list[Block]]:
     """The blocking events (not free, not declined) each person is in at ``at``: one query for everyone
     (presence of a list of people)."""
+    out = {}
+    for uid, blocks in busy_during(conn, user_ids, at, at + timedelta(minutes=1)).items():
+        blocks = [b for b in blocks if b.start <= at < b.end]
+        if blocks:
+            out[uid] = blocks
+    return out
+
+
+def busy_during(conn: sqlite3.Connection, user_ids: list[int], lo: datetime, hi: datetime) -> dict[int, list[Block]]:
+    """The blocking events (not free, not declined) of each person that overlap [lo, hi), series
+    expanded: one query for everyone."""
     ids = sorted(set(user_ids))
     if not ids:
         return {}
     marks = ",".join("?" * len(ids))
-    lo, hi = at, at + timedelta(minutes=1)
     rows = conn.execute(f"""
         select {_EVENT_COLS}, p.uid from mail_event e join (
             select id as event_id, organizer_id as uid from mail_event where organizer_id in ({marks})
@@ -127,9 +145,10 @@ def busy_at(conn: sqlite3.Connection, user_ids: list[int], at: datetime) -> dict
     by_user: dict[int, list] = {}
     for r in rows:
         by_user.setdefault(r[-1], []).append(r[:-1])
+    skip = _exceptions(conn, [r[:-1] for r in rows])  # one query for every person's series
     out = {}
     for uid, evs in by_user.items():
-        blocks = [b for b in _expand(conn, evs, lo, hi, None) if b.start <= at < b.end]
+        blocks = [b for b in _expand(conn, evs, lo, hi, None, skip) if b.start < hi and b.end > lo]
         if blocks:
             out[uid] = blocks
     return out
@@ -137,8 +156,12 @@ def busy_at(conn: sqlite3.Connection, user_ids: list[int], at: datetime) -> dict
 
 def free_from(conn: sqlite3.Connection, address: str, at: datetime) -> datetime:
     """When a person busy at ``at`` is next free: the end of the run of blocking events they are in."""
+    return free_after(blocking(busy(conn, address, at, at + timedelta(hours=12))), at)
+
+
+def free_after(blocks: list[Block], at: datetime) -> datetime:
+    """The end of the run of ``blocks`` that ``at`` is in (``at`` itself when none is)."""
     end = at
-    blocks = blocking(busy(conn, address, at, at + timedelta(hours=12)))
     moved = True
     while moved:
         moved = False

@@ -14,7 +14,7 @@ from .. import openapi
 from ...deps import ClockDep, CurrentUser, SessionDep
 from ..compose import MODES, ComposeForm, send, validate
 from ..html import sanitize
-from ..mailbox import PAGE_SIZE, attachments_of, directory, folder_from_slug, folder_slug, folder_views, order_newest, own_message, reachable_message, recipients_of
+from ..mailbox import PAGE_SIZE, attachments_of, box_by_address, directory, folder_from_slug, folder_slug, folder_views, order_newest, own_message, reachable_message, recipients_of
 from ..models import Folder, Message
 from ..search import SearchError, parse
 from .actions import apply_action
@@ -42,17 +42,26 @@ def people(session: SessionDep, user: CurrentUser, q: str = ""):
             for p in directory(session, q)]
 
 
+def box_for(session, user, mailbox: str):  # noqa: ANN001, ANN201
+    """The mailbox an API call reads: one's own, or ``mailbox`` (the address of a shared mailbox one
+    is a member of; 404 for anyone else, as the pages answer)."""
+    return box_by_address(session, user, mailbox.strip()) if mailbox.strip() else box_of(session, user)
+
+
 @router.get("/folders")
-def folders(session: SessionDep, user: CurrentUser):
-    box = box_of(session, user)
+def folders(session: SessionDep, user: CurrentUser, mailbox: str = ""):
+    """The folders of one's mailbox, or of the shared mailbox ``mailbox`` (its address)."""
+    box = box_for(session, user, mailbox)
     return [{"id": v.folder.id, "slug": v.slug, "name": v.folder.name, "kind": v.folder.kind, "unread": v.unread, "total": v.total} for v in folder_views(session, box)]
 
 
 @router.get("/messages")
-def list_messages(session: SessionDep, user: CurrentUser, folder: str = "", q: str = "", page: int = 1, page_size: int = PAGE_SIZE):
+def list_messages(session: SessionDep, user: CurrentUser, folder: str = "", q: str = "", page: int = 1, page_size: int = PAGE_SIZE,
+                  mailbox: str = ""):
     """``folder`` (inbox, drafts, sentitems, archive, deleteditems, junkemail or a folder id) and/or
-    ``q`` (the search box's syntax: from:, to:, subject:, has:attachment, is:unread, before:, after:)."""
-    box = box_of(session, user)
+    ``q`` (the search box's syntax: from:, to:, subject:, has:attachment, is:unread, before:, after:),
+    in one's own mailbox or in ``mailbox``, the address of a shared mailbox one is a member of."""
+    box = box_for(session, user, mailbox)
     if not 1 <= page <= 10_000_000 or not 1 <= page_size <= 200:
         return unprocessable("page must be from 1 to 10000000 and page_size between 1 and 200.")
     where = []

@@ -1,5 +1,5 @@
-// Mail behaviours: message rows open on click, recipient type-ahead over the directory, the
-// rich-text editor's commands, and drafts saved on change (never on a timer) before leaving.
+// Mail behaviours: message rows open on click, the rich-text editor's commands, and drafts saved
+// on change (never on a timer) before leaving. Recipient wells are the UI kit's (ui.js).
 (function () {
   "use strict";
   const $ = (sel, root = document) => root.querySelector(sel);
@@ -13,71 +13,7 @@
     if (link) link.click();
   });
 
-  // ---- recipients: type-ahead on the last address of To, Cc, Bcc --------------------------------------
-  function setupRecipients(box, changed) {
-    const input = $("input[role=combobox]", box);
-    const list = $(".listbox", box);
-    let seq = 0, active = -1, shown = "";
-    const options = () => $$(".option[data-address]", list);
-    const lastToken = () => input.value.split(/[;,]/).pop().trim();
-    function close() { list.hidden = true; shown = ""; input.setAttribute("aria-expanded", "false"); input.removeAttribute("aria-activedescendant"); }
-    function choose(opt) {
-      seq++;
-      const parts = input.value.split(/[;,]/).map((s) => s.trim()).filter(Boolean);
-      parts.pop();
-      parts.push(opt.dataset.label);
-      input.value = parts.join("; ") + "; ";
-      close();
-      input.focus();
-      changed();
-    }
-    function highlight(i) {
-      const opts = options();
-      active = Math.max(-1, Math.min(i, opts.length - 1));
-      opts.forEach((o, k) => o.setAttribute("aria-selected", String(k === active)));
-      if (active >= 0) input.setAttribute("aria-activedescendant", opts[active].id); else input.removeAttribute("aria-activedescendant");
-    }
-    async function search() {
-      const q = lastToken();
-      const my = ++seq;
-      if (q.length < 2) { close(); return; }
-      const res = await fetch("/api/people?q=" + encodeURIComponent(q), { headers: { Accept: "application/json" } });
-      if (my !== seq || !res.ok) return;
-      const items = await res.json();
-      const key = JSON.stringify(items);
-      if (key === shown && !list.hidden) return;
-      shown = key;
-      list.innerHTML = "";
-      items.forEach((it, k) => {
-        const li = document.createElement("li");
-        li.className = "option"; li.setAttribute("role", "option"); li.id = `${list.id}-${k}`;
-        li.dataset.address = it.address; li.dataset.label = it.label;
-        li.textContent = it.label;
-        if (it.sublabel) { const s = document.createElement("small"); s.textContent = it.sublabel; li.appendChild(s); }
-        li.addEventListener("mousedown", (e) => { e.preventDefault(); choose(li); });
-        list.appendChild(li);
-      });
-      if (!items.length) {
-        const li = document.createElement("li"); li.className = "option"; li.setAttribute("aria-disabled", "true");
-        li.textContent = `No suggestions for "${q}"`; list.appendChild(li);
-      }
-      list.hidden = false; input.setAttribute("aria-expanded", "true"); active = -1;
-    }
-    // Like Outlook's recipient well, typing always continues after the addresses already there.
-    const toEnd = () => { const n = input.value.length; input.setSelectionRange(n, n); };
-    input.addEventListener("click", () => { if (input.selectionStart === input.selectionEnd) toEnd(); });
-    input.addEventListener("input", () => { changed(); search(); });
-    input.addEventListener("blur", () => { seq++; close(); });
-    input.addEventListener("keydown", (ev) => {
-      if (ev.key === "ArrowDown") { highlight(active + 1); ev.preventDefault(); }
-      else if (ev.key === "ArrowUp") { highlight(active - 1); ev.preventDefault(); }
-      else if (ev.key === "Enter" && !list.hidden && active >= 0) { choose(options()[active]); ev.preventDefault(); }
-      else if (ev.key === "Enter") { ev.preventDefault(); }  // Enter in a recipient field never sends
-      else if (ev.key === "Escape") { close(); }
-    });
-  }
-  // Recipient wells outside the compose form (the calendar's attendees, the scheduling assistant).
-  $$("form:not([data-compose]) [data-recipients]").forEach((box) => setupRecipients(box, () => box.closest("form").dispatchEvent(new Event("input", { bubbles: true }))));
+  // Recipient wells (To, Cc, Bcc, attendees) are the UI kit's: ui.js gives them their type-ahead.
 
   // Calendar: the day and week grids open at 8 AM, as Outlook's do.
   $$("[data-scroll-hour]").forEach((el) => { el.scrollTop = Number(el.dataset.scrollHour); });
@@ -90,6 +26,7 @@
       $("[data-event-submit]", eventForm).textContent = invited ? "Send" : "Save";
     };
     eventForm.addEventListener("input", label);
+    eventForm.addEventListener("recipients-change", label);
   }
 
   // Settings forms with a rich-text editor (signatures): the editor's HTML goes in the hidden body.
@@ -98,7 +35,9 @@
   const form = $("form[data-compose]");
   if (!form) return;
 
-  $$("[data-recipients]", form).forEach((box) => setupRecipients(box, markDirty));
+  // A recipient typed or picked in a well makes the draft dirty (it is saved when the field changes).
+  form.addEventListener("input", (ev) => { if (ev.target.closest("[data-recipient-well]")) markDirty(); });
+  form.addEventListener("recipients-change", () => markDirty());
 
   // ---- the editor -----------------------------------------------------------------------------------------
   const editor = $("[data-editor]", form);

@@ -191,69 +191,133 @@
     if (td && !ev.target.closest("form.cell-editor")) { ev.preventDefault(); openCellEditor(td); }
   });
 
-  // ---- lookups: type-ahead search for a related record ---------------------------------------------
-  function setupLookup(box) {
-    const input = $("input[type=search], input[role=combobox]", box);
-    const hidden = $("input[type=hidden]", box);
-    const list = $(".listbox", box);
-    const pill = $(".selected-pill", box);
-    let seq = 0, active = -1, shown = "";
-    const options = () => $$(".option", list);
+  // ---- suggestion lists: the listbox under a lookup or a recipient well -------------------------------
+  // Fills the list from a search's results (each {label, sublabel?}), moves the highlight with the
+  // arrow keys and picks with Enter or a click; the same results as shown keep the options in place,
+  // so a click aimed at one never lands on a node that was just replaced.
+  function suggestions(input, list, { optionId, optionData, emptyText, onChoose }) {
+    let active = -1, shown = "";
+    const options = () => $$(".option[role=option]", list);
     function highlight(i) {
       const opts = options();
       active = Math.max(-1, Math.min(i, opts.length - 1));
       opts.forEach((o, k) => o.setAttribute("aria-selected", String(k === active)));
       if (active >= 0) input.setAttribute("aria-activedescendant", opts[active].id); else input.removeAttribute("aria-activedescendant");
     }
-    function choose(opt) {
-      seq++;  // a search still in flight must not reopen the list over the chosen value
-      hidden.value = opt.dataset.value;
-      $(".pill-label", pill).textContent = opt.dataset.label;
-      pill.hidden = false; input.hidden = true; list.hidden = true;
-      input.setAttribute("aria-expanded", "false");
-      hidden.dispatchEvent(new Event("change", { bubbles: true }));
+    function close() { list.hidden = true; shown = ""; input.setAttribute("aria-expanded", "false"); input.removeAttribute("aria-activedescendant"); }
+    function fill(items, query) {
+      const key = JSON.stringify(items);
+      if (key === shown && !list.hidden) return;
+      shown = key;
+      list.innerHTML = "";
+      items.forEach((it, k) => {
+        const li = document.createElement("li");
+        li.className = "option"; li.setAttribute("role", "option"); li.id = optionId(k);
+        Object.assign(li.dataset, optionData(it));
+        li.textContent = it.label;
+        if (it.sublabel) { const s = document.createElement("small"); s.textContent = it.sublabel; li.appendChild(s); }
+        li.addEventListener("mousedown", (e) => { e.preventDefault(); onChoose(it, li); });
+        list.appendChild(li);
+      });
+      if (!items.length) {
+        const li = document.createElement("li"); li.className = "option"; li.setAttribute("aria-disabled", "true");
+        li.textContent = `${emptyText} "${query}"`; list.appendChild(li);
+      }
+      list.hidden = false; input.setAttribute("aria-expanded", "true"); active = -1;
     }
+    // Arrow keys, Enter and Escape in the input; true when the key was the list's.
+    function key(ev) {
+      if (ev.key === "ArrowDown") { highlight(active + 1); return true; }
+      if (ev.key === "ArrowUp") { highlight(active - 1); return true; }
+      if (ev.key === "Enter" && active >= 0 && !list.hidden) { const li = options()[active]; onChoose(JSON.parse(li.dataset.item), li); return true; }
+      if (ev.key === "Escape") { close(); return false; }
+      return false;
+    }
+    return { fill, close, key };
+  }
+
+  // ---- lookups: type-ahead search for a related record ---------------------------------------------
+  function setupLookup(box) {
+    const input = $("input[type=search], input[role=combobox]", box);
+    const hidden = $("input[type=hidden]", box);
+    const list = $(".listbox", box);
+    const pill = $(".selected-pill", box);
+    let seq = 0;
+    const sl = suggestions(input, list, {
+      optionId: (k) => `${box.id || "lk"}-opt-${k}`,
+      optionData: (it) => ({ value: it.id, label: it.label, item: JSON.stringify(it) }),
+      emptyText: "No results for",
+      onChoose(it) {
+        seq++;  // a search still in flight must not reopen the list over the chosen value
+        hidden.value = it.id;
+        $(".pill-label", pill).textContent = it.label;
+        pill.hidden = false; input.hidden = true; list.hidden = true;
+        input.setAttribute("aria-expanded", "false");
+        hidden.dispatchEvent(new Event("change", { bubbles: true }));
+      },
+    });
     async function search() {
       const my = ++seq;
       const url = new URL(box.dataset.lookupUrl, location.href);
       url.searchParams.set("q", input.value);
       const res = await fetch(url, { headers: { Accept: "application/json" } });
       if (my !== seq || !res.ok) return;
-      const items = await res.json();
-      // Same results as shown: keep the options in place, so a click aimed at one never lands on
-      // a node that was just replaced.
-      const key = JSON.stringify(items);
-      if (key === shown && !list.hidden) { box.dataset.loaded = String(my); return; }
-      shown = key;
-      list.innerHTML = "";
-      items.forEach((it, k) => {
-        const li = document.createElement("li");
-        li.className = "option"; li.setAttribute("role", "option"); li.id = `${box.id || "lk"}-opt-${k}`;
-        li.dataset.value = it.id; li.dataset.label = it.label;
-        li.textContent = it.label;
-        if (it.sublabel) { const s = document.createElement("small"); s.textContent = it.sublabel; li.appendChild(s); }
-        li.addEventListener("mousedown", (e) => { e.preventDefault(); choose(li); });
-        list.appendChild(li);
-      });
-      if (!items.length) {
-        const li = document.createElement("li"); li.className = "option"; li.setAttribute("aria-disabled", "true");
-        li.textContent = `No results for "${input.value}"`; list.appendChild(li);
-      }
-      list.hidden = false; input.setAttribute("aria-expanded", "true"); active = -1;
+      sl.fill(await res.json(), input.value);
       box.dataset.loaded = String(my);
     }
     input.addEventListener("input", search);
     input.addEventListener("focus", search);
-    input.addEventListener("blur", () => { seq++; list.hidden = true; shown = ""; input.setAttribute("aria-expanded", "false"); });
-    input.addEventListener("keydown", (ev) => {
-      if (ev.key === "ArrowDown") { highlight(active + 1); ev.preventDefault(); }
-      else if (ev.key === "ArrowUp") { highlight(active - 1); ev.preventDefault(); }
-      else if (ev.key === "Enter" && active >= 0 && !list.hidden) { choose(options()[active]); ev.preventDefault(); }
-      else if (ev.key === "Escape") { list.hidden = true; }
-    });
+    input.addEventListener("blur", () => { seq++; sl.close(); });
+    input.addEventListener("keydown", (ev) => { if (sl.key(ev)) ev.preventDefault(); });
     const clear = $(".clear", pill);
     if (clear) clear.addEventListener("click", (ev) => {
       ev.preventDefault(); hidden.value = ""; pill.hidden = true; input.hidden = false; input.value = ""; input.focus();
+    });
+  }
+
+  // ---- recipient wells: To, Cc, Bcc (and attendees) with type-ahead on the last address -------------
+  // A [data-recipient-well] (the kit's recipient_well macro) holds a text input of addresses
+  // separated by ";" and its listbox; data-people-url answers ?q= with [{address, label, sublabel}].
+  // Picking a person replaces the address being typed with its label and "; ", as Outlook's well
+  // does; the well then sends "recipients-change" (bubbling) for forms that keep drafts.
+  function setupRecipientWell(box) {
+    const input = $("input[role=combobox]", box);
+    const list = $(".listbox", box);
+    let seq = 0;
+    const lastToken = () => input.value.split(/[;,]/).pop().trim();
+    const sl = suggestions(input, list, {
+      optionId: (k) => `${list.id}-${k}`,
+      optionData: (it) => ({ address: it.address, label: it.label, item: JSON.stringify(it) }),
+      emptyText: box.dataset.emptyText || "No suggestions for",
+      onChoose(it) {
+        seq++;
+        const parts = input.value.split(/[;,]/).map((s) => s.trim()).filter(Boolean);
+        parts.pop();
+        parts.push(it.label);
+        input.value = parts.join("; ") + "; ";
+        sl.close();
+        input.focus();
+        input.dispatchEvent(new CustomEvent("recipients-change", { bubbles: true }));
+      },
+    });
+    async function search() {
+      const q = lastToken();
+      const my = ++seq;
+      if (q.length < 2) { sl.close(); return; }
+      const url = new URL(box.dataset.peopleUrl, location.href);
+      url.searchParams.set("q", q);
+      const res = await fetch(url, { headers: { Accept: "application/json" } });
+      if (my !== seq || !res.ok) return;
+      sl.fill(await res.json(), q);
+    }
+    // Typing always continues after the addresses already there.
+    const toEnd = () => { const n = input.value.length; input.setSelectionRange(n, n); };
+    input.addEventListener("click", () => { if (input.selectionStart === input.selectionEnd) toEnd(); });
+    input.addEventListener("input", search);
+    input.addEventListener("blur", () => { seq++; sl.close(); });
+    input.addEventListener("keydown", (ev) => {
+      if (sl.key(ev)) ev.preventDefault();
+      else if (ev.key === "Enter") ev.preventDefault();  // Enter in a recipient field never sends
     });
   }
 
@@ -272,6 +336,7 @@
 
   function init(root) {
     $$("[data-lookup-url]", root).forEach(setupLookup);
+    $$("[data-recipient-well]", root).forEach(setupRecipientWell);
     $$("dialog[data-open-on-load]", root).forEach((d) => { if (!d.open) { d.showModal(); focusFirst(d); } });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => init(document));
