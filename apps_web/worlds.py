@@ -42,7 +42,10 @@ class WorldHandle:
 class WorldResolver:
     """Maps world ids to engines; a world file replaced or dropped is noticed by its inode."""
 
-    def __init__(self, store: WorldStore, capacity: int = 512) -> None:
+    def __init__(self, store: WorldStore, capacity: int = 64) -> None:
+        # Each cached world keeps a few open connections (engine_for(pooled=True)); a world dropped by
+        # the store is only noticed when asked for again, so the cache is kept small: the worlds of
+        # the episodes running now, with room to spare.
         self.store = store
         self.capacity = capacity
         self._cache: OrderedDict[str, WorldHandle] = OrderedDict()
@@ -68,7 +71,7 @@ class WorldResolver:
             # The world was written since: the environment may have moved its clock.
             return replace(handle, counter=counter, stale=True)
         counter = change_counter(path)
-        handle = WorldHandle(id=world_id, engine=engine_for(path), meta=read_meta(path), inode=inode, counter=counter)
+        handle = WorldHandle(id=world_id, engine=engine_for(path, pooled=True), meta=read_meta(path), inode=inode, counter=counter)
         with self._lock:
             old = self._cache.pop(world_id, None)
             self._cache[world_id] = handle

@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 from sqlalchemy import Engine, event
-from sqlalchemy.pool import NullPool
+from sqlalchemy.pool import NullPool, QueuePool
 from sqlmodel import Session, create_engine
 
 # Worlds are disposable copies of a template, so durability is traded for speed: no fsync.
@@ -35,17 +35,23 @@ def connect(path: Path | str, *, readonly: bool = False) -> sqlite3.Connection:
     return conn
 
 
-def engine_for(path: Path | str) -> Engine:
+# Connections an app host keeps open per world: a new connection reads the whole schema (450-odd
+# tables with every app) on its first statement, several milliseconds of every page.
+POOL_SIZE = 4
+
+
+def engine_for(path: Path | str, *, pooled: bool = False) -> Engine:
     """A SQLAlchemy engine on one world file.
 
-    NullPool: a connection opens per session (about 50 us for SQLite) so a dropped or replaced world
-    file is never held open by a pooled connection.
+    By default (NullPool) a connection opens per session, so a dropped or replaced world file is never
+    held open. ``pooled`` keeps up to POOL_SIZE idle connections for the app host, whose world cache
+    disposes the engine when the world is replaced, dropped or evicted (``apps_web.worlds``).
     """
-    engine = create_engine(
-        f"sqlite:///{path}",
-        connect_args={"check_same_thread": False},
-        poolclass=NullPool,
-    )
+    if pooled:
+        engine = create_engine(f"sqlite:///{path}", connect_args={"check_same_thread": False}, poolclass=QueuePool,
+                               pool_size=POOL_SIZE, max_overflow=16, pool_timeout=30)
+    else:
+        engine = create_engine(f"sqlite:///{path}", connect_args={"check_same_thread": False}, poolclass=NullPool)
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn, _record):  # noqa: ANN001
