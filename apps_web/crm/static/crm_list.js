@@ -131,6 +131,14 @@
       const lf = $("#filter-logic", form); if (lf) lf.value = "";
     }
   });
+  document.addEventListener("change", (ev) => {
+    const folder = ev.target.closest("[data-folder-select]");
+    if (folder) {
+      const box = $("[data-new-folder]", folder.closest("form"));
+      box.hidden = folder.value !== "__new__";
+      if (!box.hidden) $("input", box).focus();
+    }
+  });
   document.addEventListener("submit", (ev) => {
     const form = ev.target.closest("[data-dual-listbox]");
     if (!form) return;
