@@ -22,7 +22,15 @@
     const toggle = ev.target.closest("[data-filter-toggle]");
     if (toggle) {
       const panel = document.getElementById(toggle.getAttribute("aria-controls"));
-      panel.hidden = !panel.hidden;
+      const menu = toggle.closest(".menu");
+      if (menu) {  // "Edit List Filters" of the list view controls: always opens, and closes its menu
+        menu.hidden = true;
+        const btn = menu.parentElement.querySelector("[data-menu]");
+        if (btn) btn.setAttribute("aria-expanded", "false");
+        panel.hidden = false;
+      } else {
+        panel.hidden = !panel.hidden;
+      }
       $$("[data-filter-toggle][aria-expanded]").forEach((b) => b.setAttribute("aria-expanded", String(!panel.hidden)));
       if (!panel.hidden) { const first = $("select, input:not([type=hidden]), button[data-add-filter]", panel); if (first) first.focus(); }
       return;
