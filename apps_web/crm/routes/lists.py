@@ -152,6 +152,8 @@ def render_list(
         panel_scope=lv_state.get("scope", current_lv.scope if current_lv else "all"),
         visibility_labels=listviews.VISIBILITY,
         all_fields=sorted(spec.fields.values(), key=lambda f: f.label.lower()),
+        clone_name=("Copy of " + page.view.label)[:40],
+        clone_api=listviews.api_name_for(("Copy of " + page.view.label)[:40]),
     )
 
 

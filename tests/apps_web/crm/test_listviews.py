@@ -142,6 +142,7 @@ def test_clone_rename_share_delete(fresh, live_host) -> None:
     controls(page, "Clone")
     dialog = page.get_by_role("dialog", name="Clone List View")
     expect(dialog.get_by_label("List Name")).to_have_value("Copy of My Opportunities")
+    expect(dialog.get_by_label("List API Name")).to_have_value("Copy_of_My_Opportunities")
     dialog.get_by_label("List Name").fill("My Q2 Deals")
     dialog.get_by_role("button", name="Save").click()
     expect(page).to_have_url(re.compile(r"view=lv\d+"))
