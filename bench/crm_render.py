@@ -36,7 +36,35 @@ def _pages(conn, _user_id: int) -> _render.Pages:
                   ("edit products", f"/opportunities/{opp[0]}/products/edit")]
     if quote:
         pages += [("quote", f"/quotes/{quote[0]}"), ("quote PDF", f"/quotes/{quote[0]}/pdf"), ("items to approve", "/approvals")]
+    pages += _built(conn, _user_id)
     return pages
+
+
+def _built(conn, user_id: int) -> _render.Pages:
+    """A saved list view (filter logic, chosen columns) and a saved report (two groupings, sums, chart)
+    of this user, written into the bench's throwaway world, and the builder's pages."""
+    import sqlite3
+
+    path = conn.execute("PRAGMA database_list").fetchone()[2]  # the bench's connection is read-only
+    conn = sqlite3.connect(path)
+    now = "2026-03-16 09:00:00"
+    view = conn.execute(
+        "INSERT INTO crm_list_view (object_type, name, api_name, owner_id, visibility, scope, columns, filter_logic, created_at, updated_at) "
+        "VALUES ('account', 'Tech West', 'Tech_West', ?, 'all_users', 'all', 'name,billing_state,industry,annual_revenue,owner', "
+        "'1 AND (2 OR 3)', ?, ?)", (user_id, now, now)).lastrowid
+    conn.executemany("INSERT INTO crm_list_view_filter (list_view_id, position, field, operator, value) VALUES (?, ?, ?, ?, ?)",
+                     [(view, 1, "industry", "equals", "Technology"), (view, 2, "billing_state", "equals", "CA"),
+                      (view, 3, "annual_revenue", "greater", "1000000")])
+    report = conn.execute(
+        "INSERT INTO crm_report (name, api_name, report_type, folder, owner_id, columns, groupings, summaries, chart, created_at, updated_at) "
+        "VALUES ('Pipeline by Stage and Owner (saved)', 'Pipeline_Saved', 'opportunities', 'Public Reports', ?, 'name,account,amount,close_date', "
+        "'stage,owner', 'amount:sum,amount:avg,probability:max', 'bar', ?, ?)", (user_id, now, now)).lastrowid
+    conn.commit()
+    conn.close()
+    builder = "/reports/builder?type=opportunities&g1=stage&g2=owner&g3=type&sum=amount:sum&sum=amount:avg&chart=bar"
+    return [("list view (saved, filter logic)", f"/accounts?view=lv{view}"), ("list opportunities (with view controls)", "/opportunities?view=mine"),
+            ("report types", "/reports/new"), ("report builder (3 groups)", builder),
+            ("report builder (contacts, all rows)", "/reports/builder?type=contacts"), ("saved report", f"/reports/custom/{report}")]
 
 
 def main(repeat: int = 30, warmup: int = 3) -> None:

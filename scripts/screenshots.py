@@ -138,6 +138,9 @@ async def main(out_dir: Path, only: set[str]) -> None:
         ("crm-lead-convert", f"/leads/{ids['lead']}", ("Convert",)),
         ("crm-report", "/reports/pipeline-by-stage-and-owner", ()),
         ("crm-search", "/search?q=lodestar", ()),
+        ("crm-list-view-controls", "/opportunities?view=mine", ("List View Controls",)),
+        ("crm-report-builder", "/reports/builder?type=opportunities&g1=stage&g2=owner&sum=amount:sum&ff=type&fo=equals"
+                               "&fv=New+Business&chart=bar&cols=1&col=name&col=account&col=amount&col=close_date", ()),
     ]
     await _run("crm", str(ids["owner"]), shots, out_dir, store, only)
     sales = _sales_ids(store)

@@ -57,6 +57,13 @@ def _fields():
                                    "approver_id": {"required": True, "label": "Assigned To", "lookup": "user"}}
     out["crm_opportunity_line_item"] = {"opportunity_id": {"required": True, "label": "Opportunity", "lookup": "opportunity"},
                                         "product_id": {"required": True, "label": "Product", "lookup": "product"}}
+    # List views and reports people build (routes/listviews.py, routes/builder.py).
+    out["crm_list_view"] = {"visibility": {"required": True, "label": "Who sees this list view?", "picklist": ["only_me", "all_users"]},
+                            "scope": {"required": True, "label": "Filter by Owner", "picklist": ["all", "mine"]},
+                            "object_type": {"required": True, "label": "Object", "picklist": ["account", "contact", "lead", "opportunity", "case"]}}
+    out["crm_report"] = {"report_type": {"required": True, "label": "Report Type", "picklist": ["opportunities", "accounts", "cases", "leads", "contacts"]},
+                         "chart": {"required": True, "label": "Chart Type", "picklist": ["none", "bar", "donut"]},
+                         "folder_id": {"required": False, "label": "Folder", "lookup": "report_folder"}}
     return out
 
 

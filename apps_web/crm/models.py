@@ -391,3 +391,73 @@ class EmailMessage(Timestamps, table=True):
     account_id: int | None = Field(default=None, foreign_key="crm_account.id", index=True)
     template_id: int | None = Field(default=None, foreign_key="crm_email_template.id")
     internet_message_id: str = Field(default="", max_length=120, index=True)
+
+
+# -- List views and reports people build (Salesforce's ListView and Report metadata) ---------------------------
+class ListViewDef(Timestamps, table=True):
+    """A list view a user saved: its columns (comma-separated field keys, in order), who sees it
+    (``only_me`` or ``all_users``), the owner scope of its rows (``all`` or ``mine``), and its filter
+    logic over the numbered rows of ``crm_list_view_filter`` ("1 AND (2 OR 3)"; empty: all ANDed)."""
+
+    __tablename__ = "crm_list_view"
+    id: int | None = Field(default=None, primary_key=True)
+    object_type: str = Field(max_length=20, index=True)  # account | contact | lead | opportunity | case
+    name: str = Field(max_length=40)
+    api_name: str = Field(max_length=80)
+    owner_id: int = Field(foreign_key=USER_FK, index=True)
+    visibility: str = Field(default="only_me", max_length=20)  # only_me | all_users
+    scope: str = Field(default="all", max_length=10)  # all | mine
+    columns: str = ""  # "name,billing_city,industry"
+    filter_logic: str | None = Field(default=None, max_length=255)
+
+
+class ListViewFilter(SQLModel, table=True):
+    """Filter number ``position`` (1-based, the number filter logic names) of a saved list view."""
+
+    __tablename__ = "crm_list_view_filter"
+    id: int | None = Field(default=None, primary_key=True)
+    list_view_id: int = Field(foreign_key="crm_list_view.id", index=True)
+    position: int
+    field: str = Field(max_length=40)
+    operator: str = Field(max_length=20)  # equals not_equal contains not_contains starts_with less greater...
+    value: str = ""
+
+
+class ReportFolder(Timestamps, table=True):
+    """A report folder people created (Private Reports and Public Reports are built in)."""
+
+    __tablename__ = "crm_report_folder"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=80)
+    owner_id: int = Field(foreign_key=USER_FK, index=True)
+
+
+class ReportDef(Timestamps, table=True):
+    """A report built in the report builder: its type, columns, up to three groupings, summaries
+    (``amount:sum,probability:avg``), chart, and folder (``Private Reports``, ``Public Reports`` or
+    the name of a ``crm_report_folder``). Filters are the rows of ``crm_report_filter``."""
+
+    __tablename__ = "crm_report"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=80)
+    api_name: str = Field(max_length=80)
+    description: str | None = Field(default=None, max_length=255)
+    report_type: str = Field(max_length=40)  # opportunities | accounts | cases | leads | contacts
+    folder: str = Field(default="Private Reports", max_length=80)
+    folder_id: int | None = Field(default=None, foreign_key="crm_report_folder.id")
+    owner_id: int = Field(foreign_key=USER_FK, index=True)
+    columns: str = ""  # comma-separated field keys
+    groupings: str = ""  # up to three field keys, outermost first
+    summaries: str = ""  # "amount:sum,amount:avg"
+    chart: str = Field(default="none", max_length=20)  # none | bar | column | donut
+    filter_logic: str | None = Field(default=None, max_length=255)
+
+
+class ReportFilter(SQLModel, table=True):
+    __tablename__ = "crm_report_filter"
+    id: int | None = Field(default=None, primary_key=True)
+    report_id: int = Field(foreign_key="crm_report.id", index=True)
+    position: int
+    field: str = Field(max_length=40)
+    operator: str = Field(max_length=20)
+    value: str = ""

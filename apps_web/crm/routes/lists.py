@@ -26,6 +26,7 @@ from ...deps import ClockDep, CurrentUser, SessionDep
 from ...identity.models import User
 from ...ui import redirect, render
 from ...world import WorldClock
+from .. import listviews
 from .. import picklists as P
 from ..common import get_or_404, stamp
 from ..forms import apply_rules, build_form, display_name, parse_form, save_record
@@ -97,9 +98,10 @@ def render_list(
     create_form: Any = None,
     edit_form: Any = None,
     status_code: int = 200,
+    lv_state: dict | None = None,
 ) -> Response:
-    spec = SPECS[object_key]
     info = OBJECTS[object_key]
+    spec, current_lv, saved_filters = listviews.spec_with(SPECS[object_key], session, user, query.get("view"))
     params = ListParams.from_query(query, spec)
     page = run_list(session, spec, params, ViewContext(user, clock), record_url)
     here = params.url(info.path, page=page.page)
@@ -120,6 +122,9 @@ def render_list(
         }
         for f in spec.filterable
     }
+    lv_state = lv_state or {}
+    panel_filters = lv_state.get("filters", saved_filters)
+    panel_logic = lv_state.get("logic", current_lv.filter_logic if current_lv else "") or ""
     return render(
         request,
         "crm/list.html",
@@ -136,6 +141,19 @@ def render_list(
         sort_url=lambda key, direction: params.url(info.path, sort=key, dir=direction, page=1),
         page_url=lambda n: params.url(info.path, page=n),
         edit_url=lambda rid: add_query(here, edit=str(rid)),
+        current_lv=current_lv,
+        lv_editable=current_lv is not None and listviews.can_edit(user, current_lv),
+        lv_can_share=listviews.can_share(user),
+        lv_state=lv_state,
+        lv_custom=[v for v in spec.views if v.key.startswith("lv")],
+        lv_standard=[v for v in spec.views if not v.key.startswith("lv")],
+        panel_filters=panel_filters,
+        panel_logic=panel_logic,
+        panel_scope=lv_state.get("scope", current_lv.scope if current_lv else "all"),
+        visibility_labels=listviews.VISIBILITY,
+        all_fields=sorted(spec.fields.values(), key=lambda f: f.label.lower()),
+        clone_name=("Copy of " + page.view.label)[:40],
+        clone_api=listviews.api_name_for(("Copy of " + page.view.label)[:40]),
     )
 
 

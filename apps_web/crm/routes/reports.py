@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import urlencode
 
@@ -27,13 +28,39 @@ def _report_or_404(report_id: str) -> engine.Report:
     return report
 
 
+@dataclass(frozen=True)
+class Listed:
+    """A row of the Reports tab: a standard report or one saved from the builder."""
+
+    name: str
+    description: str
+    folder: str
+    report_type: str
+    href: str
+    created_by: str = ""
+    mine: bool = False
+
+
 @router.get("/reports")
-def reports_home(request: Request, user: CurrentUser, q: str = ""):
+def reports_home(request: Request, session: SessionDep, user: CurrentUser, q: str = "", folder: str = ""):
+    from ..builder import TYPES
+    from .builder import folders_for, visible_reports
+
+    owners = {u.id: u.name for u in session.exec(select(User)).all()}
+    items = [Listed(r.name, r.description, r.folder, r.report_type, f"/reports/{r.id}") for r in engine.REPORTS.values()]
+    items += [Listed(r.name, r.description or "", r.folder, TYPES[r.report_type].label if r.report_type in TYPES else r.report_type,
+                     f"/reports/custom/{r.id}", owners.get(r.owner_id, ""), r.owner_id == user.id) for r in visible_reports(session, user)]
+    total = len(items)
+    if folder == "mine":
+        items = [r for r in items if r.mine]
+    elif folder:
+        items = [r for r in items if r.folder == folder]
     needle = q.strip().lower()
-    items = sorted(engine.REPORTS.values(), key=lambda r: (r.name.lower(), r.id))
     if needle:
         items = [r for r in items if needle in r.name.lower() or needle in r.description.lower()]
-    return render(request, "crm/reports.html", reports=items, q=q, total=len(engine.REPORTS))
+    items.sort(key=lambda r: (r.name.lower(), r.href))
+    folder_names = ["Private Reports", "Public Reports"] + [f.name for f in folders_for(session)]
+    return render(request, "crm/reports.html", reports=items, q=q, total=total, folder=folder, folder_names=folder_names)
 
 
 def _run(request: Request, session, clock, user: User, report_id: str):
