@@ -19,7 +19,7 @@ def register(app: typer.Typer) -> None:
     def build(
         out: Path = typer.Option(..., "--out", "-o", help="The corpus folder (created; an existing one is resumed)."),
         seeds: str = typer.Option(..., "--seeds", "-s", help="Seeds of every template: 0-99 or 0,1,2."),
-        tasks: Optional[str] = typer.Option(None, "--tasks", "-t", help="Selectors: id globs (crm.*), tag:GLOB, difficulty:GLOB, app:GLOB; !sel excludes. Default: every template."),
+        tasks: list[str] = typer.Option([], "--tasks", "-t", help="Selectors, comma-separated or repeated: id globs (crm.*), tag:GLOB, difficulty:GLOB, app:GLOB; !sel excludes. Default: every template."),
         workers: int = typer.Option(2, "--workers", "-w", min=1, help="Concurrent episodes on the env pool."),
         full_seeds: int = typer.Option(DEFAULT_FULL_SEEDS, "--full-seeds", min=0, help="A template's first N kept seeds also play every near-miss and generic adversary in the browser."),
         limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Prove at most this many new instances in this run (run again to go on)."),
@@ -82,7 +82,7 @@ def register(app: typer.Typer) -> None:
         signal.signal(signal.SIGTERM, stop)
         try:
             result = asyncio.run(build_async(reg, ids, seed_list, out, workers=workers, policy=Policy(full_seeds), limit=limit,
-                                                       on_event=event, selection=tasks, **engine))
+                                                       on_event=event, selection=",".join(tasks) or None, **engine))
         except KeyboardInterrupt:
             console.print(f"[yellow]interrupted[/]: the decided instances are in {out}; run the same command again to go on")
             raise typer.Exit(130) from None

@@ -35,7 +35,7 @@ def register(app: typer.Typer) -> None:
     def list_tasks(
         ctx: typer.Context,
         as_json: bool = typer.Option(False, "--json", help="A JSON list of objects (id, app, difficulty, tags, ...)."),
-        select: Optional[str] = typer.Option(None, "--tasks", "-t", help="Selectors: id globs (crm.*), tag:GLOB, difficulty:GLOB, app:GLOB."),
+        select: list[str] = typer.Option([], "--tasks", "-t", help="Selectors, comma-separated or repeated: id globs (crm.*), tag:GLOB, difficulty:GLOB, app:GLOB."),
         tasks_dir: Optional[Path] = typer.Option(None, "--dir", help=DIR_HELP),
     ) -> None:
         """List every task template (id, apps, category, difficulty, tags, step limit, near-misses)."""
