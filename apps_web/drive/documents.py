@@ -133,6 +133,32 @@ def to_delta(blocks: list[dict[str, Any]]) -> dict[str, Any]:
     return {"ops": ops or [{"insert": "\n"}]}
 
 
+# -- suggestions (tracked changes) -------------------------------------------------------------
+def splice(runs: list[dict[str, Any]], start: int, end: int, text: str) -> list[dict[str, Any]]:
+    """The runs with characters ``start:end`` replaced by ``text``, formatted as the first character
+    replaced (or, for an insertion, the character before it)."""
+    chars = [(ch, {k: v for k, v in r.items() if k != "text"}) for r in runs for ch in r["text"]]
+    at = start if end > start else start - 1
+    fmt = chars[at][1] if 0 <= at < len(chars) else (chars[0][1] if chars else {})
+    chars = chars[:start] + [(ch, fmt) for ch in text] + chars[end:]
+    out: list[dict[str, Any]] = []
+    for ch, f in chars:
+        if out and {k: v for k, v in out[-1].items() if k != "text"} == f:
+            out[-1]["text"] += ch
+        else:
+            out.append({"text": ch, **f})
+    return out
+
+
+def locate(block_text_: str, offset: int, anchor: str) -> int | None:
+    """Where the suggestion's anchor is in the paragraph now (its offset, else its only occurrence)."""
+    if not anchor:
+        return offset if 0 <= offset <= len(block_text_) else None
+    if block_text_[offset: offset + len(anchor)] == anchor:
+        return offset
+    return block_text_.find(anchor) if block_text_.count(anchor) == 1 else None
+
+
 # -- rows in the world ---------------------------------------------------------------------------
 def load(session: Session, item_id: int) -> list[dict[str, Any]]:
     rows = session.exec(select(Block).where(Block.item_id == item_id).order_by(Block.position)).all()

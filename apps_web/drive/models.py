@@ -125,6 +125,25 @@ class Comment(SQLModel, table=True):
     resolved: bool = False
 
 
+class Suggestion(SQLModel, table=True):
+    """A tracked change (Word's suggesting mode): in paragraph ``block_position``, the text ``anchor``
+    at ``offset`` is replaced by ``text`` (an insertion has no anchor, a deletion no text). Accepting
+    writes it into the paragraph; rejecting leaves the paragraph as it is."""
+
+    __tablename__ = "drive_suggestion"
+    id: int | None = Field(default=None, primary_key=True)
+    item_id: int = Field(foreign_key=ITEM_FK, index=True)
+    block_position: int = 0
+    offset: int = 0  # where in the paragraph's text the change starts
+    anchor: str = ""  # the text removed (or replaced)
+    text: str = ""  # the text inserted
+    author_id: int = Field(foreign_key=USER_FK)
+    created_at: NaiveDatetime | None = None
+    status: str = Field(default="open", max_length=10)  # open | accepted | rejected
+    resolved_by_id: int | None = Field(default=None, foreign_key=USER_FK)
+    resolved_at: NaiveDatetime | None = None
+
+
 class Version(SQLModel, table=True):
     """A saved version: a snapshot of the content (JSON), as OneDrive keeps version history."""
 
@@ -193,4 +212,4 @@ class Question(SQLModel, table=True):
 
 
 TABLES = {"site": Site, "item": Item, "share": Share, "block": Block, "sheet": Sheet, "cell": Cell, "comment": Comment,
-          "version": Version, "activity": Activity, "contract": Contract, "question": Question}
+          "suggestion": Suggestion, "version": Version, "activity": Activity, "contract": Contract, "question": Question}
