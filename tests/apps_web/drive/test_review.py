@@ -115,3 +115,26 @@ def test_suggestions_accept_and_reject(page: Page, live_host, world, me, doc) ->
     got = rows(world, "SELECT anchor, status, resolved_by_id FROM drive_suggestion WHERE item_id = ? ORDER BY id", doc)
     assert got == [("convenience", "accepted", me[0]), (" on notice", "rejected", me[0])]
     expect(page.get_by_role("region", name="Suggestions")).to_have_count(0)
+
+
+def test_list_and_tiles_views(page: Page, live_host, world, me) -> None:
+    page.goto(live_host.url("drive", "/my"))
+    expect(page.get_by_role("table", name="Files")).to_be_visible()
+    page.get_by_role("button", name="View options").click()
+    page.get_by_role("menuitemradio", name="Tiles").click()
+    tiles = page.get_by_role("list", name="Files")
+    expect(tiles).to_be_visible()
+    names = [n for (n,) in rows(world, "SELECT name FROM drive_item WHERE parent_id = ? AND deleted_at IS NULL", my_root(world, me[0]))]
+    expect(tiles.get_by_role("listitem")).to_have_count(len(names))
+    # The choice is remembered; a tile's menu works as the row's does.
+    page.goto(live_host.url("drive", "/my"))
+    expect(page.get_by_role("list", name="Files")).to_be_visible()
+    page.get_by_role("button", name="More actions for Meeting notes.docx").click()
+    page.get_by_role("menuitem", name="Rename").click()
+    page.get_by_role("dialog").get_by_label("Name").fill("Team meeting notes")
+    page.get_by_role("dialog").get_by_role("button", name="Rename").click()
+    expect(page.get_by_role("list", name="Files").get_by_role("link", name="Team meeting notes.docx")).to_be_visible()
+    assert world.one("SELECT count(*) FROM drive_item WHERE parent_id = ? AND name = 'Team meeting notes'", my_root(world, me[0]))[0] == 1
+    page.get_by_role("button", name="View options").click()
+    page.get_by_role("menuitemradio", name="List").click()
+    expect(page.get_by_role("table", name="Files")).to_be_visible()
