@@ -12,7 +12,7 @@ from sqlmodel import Session, delete, select
 from .models import Block
 
 STYLES = ("Title", "Heading 1", "Heading 2", "Heading 3", "Normal", "List Bullet", "List Number")
-HEADER_STYLE = {1: "Heading 1", 2: "Heading 2", 3: "Heading 3"}
+HEADER_STYLE = {1: "Heading 1", 2: "Heading 2", 3: "Heading 3", 6: "Title"}  # Word's Title rides on Quill's unused h6, so a save keeps it
 RUN_MARKS = ("bold", "italic", "underline")
 MAX_TEXT = 2_000_000  # characters in one document
 
@@ -124,7 +124,7 @@ def to_delta(blocks: list[dict[str, Any]]) -> dict[str, Any]:
         if style.startswith("Heading"):
             line["header"] = int(style[-1])
         elif style == "Title":
-            line["header"] = 1
+            line["header"] = 6
         elif style == "List Bullet":
             line["list"] = "bullet"
         elif style == "List Number":

@@ -14,6 +14,7 @@ from .conftest import client_for, my_root, rows, user
 pytestmark = pytest.mark.browser
 
 BLOCKS = [
+    {"style": "Title", "runs": [{"text": "Order Form"}]},
     {"style": "Heading 1", "runs": [{"text": "Payment terms"}]},
     {"style": "Normal", "runs": [{"text": "Payment is due within "}, {"text": "30 Days", "bold": True}, {"text": " of invoice; interest accrues after 30 days."}]},
     {"style": "Normal", "runs": [{"text": "The Customer may terminate this Order for convenience on notice."}]},
@@ -72,8 +73,10 @@ def test_find_and_replace_match_case(page: Page, live_host, world, doc) -> None:
     dlg.get_by_role("button", name="Close").click()
     page.get_by_role("button", name="Save").click()
     expect(page.locator("#save-state")).to_have_text("Saved")
-    assert texts(world, doc)[1] == "Payment is due within 45 days of invoice; interest accrues after 45 days."
-    runs = json.loads(world.one("SELECT runs FROM drive_block WHERE item_id = ? AND position = 1", doc)[0])
+    assert texts(world, doc)[2] == "Payment is due within 45 days of invoice; interest accrues after 45 days."
+    # Saving from the editor keeps Word's Title style (Quill has no such style of its own).
+    assert rows(world, "SELECT style FROM drive_block WHERE item_id = ? AND position < 2 ORDER BY position", doc) == [("Title",), ("Heading 1",)]
+    runs = json.loads(world.one("SELECT runs FROM drive_block WHERE item_id = ? AND position = 2", doc)[0])
     assert {"text": "45 days", "bold": True} in runs  # the replacement keeps the replaced text's bold
 
 
@@ -93,8 +96,8 @@ def test_suggestions_accept_and_reject(page: Page, live_host, world, me, doc) ->
     sdlg.get_by_role("button", name="Suggest").click()
     expect(page.locator(".toast")).to_contain_text("Suggestion added")
     assert world.one("SELECT block_position, offset, anchor, text, status FROM drive_suggestion WHERE item_id = ?", doc) == (
-        2, 42, "convenience", "material breach", "open")
-    assert texts(world, doc)[2].endswith("for convenience on notice.")  # a suggestion changes nothing yet
+        3, 42, "convenience", "material breach", "open")
+    assert texts(world, doc)[3].endswith("for convenience on notice.")  # a suggestion changes nothing yet
     # A second suggestion (a deletion), then accept the first and reject the second.
     page.locator(".ql-editor").click()
     page.keyboard.press("Control+f")
@@ -108,10 +111,10 @@ def test_suggestions_accept_and_reject(page: Page, live_host, world, me, doc) ->
     expect(pane.get_by_role("article")).to_have_count(2)
     pane.get_by_role("article", name="Suggestion: Replace “convenience” with “material breach”").get_by_role("button", name="Accept").click()
     expect(page.locator(".toast")).to_contain_text("Suggestion accepted")
-    assert texts(world, doc)[2] == "The Customer may terminate this Order for material breach on notice."
+    assert texts(world, doc)[3] == "The Customer may terminate this Order for material breach on notice."
     page.get_by_role("article", name="Suggestion: Delete “ on notice”").get_by_role("button", name="Reject").click()
     expect(page.locator(".toast")).to_contain_text("Suggestion rejected")
-    assert texts(world, doc)[2] == "The Customer may terminate this Order for material breach on notice."
+    assert texts(world, doc)[3] == "The Customer may terminate this Order for material breach on notice."
     got = rows(world, "SELECT anchor, status, resolved_by_id FROM drive_suggestion WHERE item_id = ? ORDER BY id", doc)
     assert got == [("convenience", "accepted", me[0]), (" on notice", "rejected", me[0])]
     expect(page.get_by_role("region", name="Suggestions")).to_have_count(0)
