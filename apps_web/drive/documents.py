@@ -12,7 +12,7 @@ from sqlmodel import Session, delete, select
 from .models import Block
 
 STYLES = ("Title", "Heading 1", "Heading 2", "Heading 3", "Normal", "List Bullet", "List Number")
-HEADER_STYLE = {1: "Heading 1", 2: "Heading 2", 3: "Heading 3"}
+HEADER_STYLE = {1: "Heading 1", 2: "Heading 2", 3: "Heading 3", 6: "Title"}  # Word's Title rides on Quill's unused h6, so a save keeps it
 RUN_MARKS = ("bold", "italic", "underline")
 MAX_TEXT = 2_000_000  # characters in one document
 
@@ -124,13 +124,39 @@ def to_delta(blocks: list[dict[str, Any]]) -> dict[str, Any]:
         if style.startswith("Heading"):
             line["header"] = int(style[-1])
         elif style == "Title":
-            line["header"] = 1
+            line["header"] = 6
         elif style == "List Bullet":
             line["list"] = "bullet"
         elif style == "List Number":
             line["list"] = "ordered"
         ops.append({"insert": "\n", **({"attributes": line} if line else {})})
     return {"ops": ops or [{"insert": "\n"}]}
+
+
+# -- suggestions (tracked changes) -------------------------------------------------------------
+def splice(runs: list[dict[str, Any]], start: int, end: int, text: str) -> list[dict[str, Any]]:
+    """The runs with characters ``start:end`` replaced by ``text``, formatted as the first character
+    replaced (or, for an insertion, the character before it)."""
+    chars = [(ch, {k: v for k, v in r.items() if k != "text"}) for r in runs for ch in r["text"]]
+    at = start if end > start else start - 1
+    fmt = chars[at][1] if 0 <= at < len(chars) else (chars[0][1] if chars else {})
+    chars = chars[:start] + [(ch, fmt) for ch in text] + chars[end:]
+    out: list[dict[str, Any]] = []
+    for ch, f in chars:
+        if out and {k: v for k, v in out[-1].items() if k != "text"} == f:
+            out[-1]["text"] += ch
+        else:
+            out.append({"text": ch, **f})
+    return out
+
+
+def locate(block_text_: str, offset: int, anchor: str) -> int | None:
+    """Where the suggestion's anchor is in the paragraph now (its offset, else its only occurrence)."""
+    if not anchor:
+        return offset if 0 <= offset <= len(block_text_) else None
+    if block_text_[offset: offset + len(anchor)] == anchor:
+        return offset
+    return block_text_.find(anchor) if block_text_.count(anchor) == 1 else None
 
 
 # -- rows in the world ---------------------------------------------------------------------------

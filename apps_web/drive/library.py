@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 from ..identity.models import User
 from . import documents, sheets
 from .access import RANK, ancestors, groups_of, role_on, visible_ids
-from .models import ROLES, Activity, Block, Cell, Comment, Item, Share, Sheet, Site, Version
+from .models import ROLES, Activity, Block, Cell, Comment, Item, Share, Sheet, Site, Suggestion, Version
 
 MAX_UPLOAD = 10 * 1024 * 1024  # bytes
 BAD_NAME = re.compile(r'["*:<>?/\\|]')
@@ -349,6 +349,63 @@ def versions(session: Session, item: Item) -> list[Version]:
 
 def activity(session: Session, item: Item, limit: int = 50) -> list[Activity]:
     return list(session.exec(select(Activity).where(Activity.item_id == item.id).order_by(Activity.at.desc(), Activity.id.desc()).limit(limit)).all())
+
+
+def suggestions(session: Session, item: Item, status: str | None = "open") -> list[Suggestion]:
+    q = select(Suggestion).where(Suggestion.item_id == item.id)
+    if status:
+        q = q.where(Suggestion.status == status)
+    return list(session.exec(q.order_by(Suggestion.block_position, Suggestion.offset, Suggestion.id)).all())
+
+
+def suggest(session: Session, user: User, now: datetime, item: Item, block_position: int, offset: int, anchor: str, text: str) -> Suggestion:
+    """Record a tracked change against the saved paragraph (its anchor must be there)."""
+    blocks = documents.load(session, item.id)
+    if not 0 <= block_position < len(blocks):
+        raise DriveError("That paragraph isn't in the saved document. Save, then suggest again.")
+    if anchor == text:
+        raise DriveError("The suggestion doesn't change anything.")
+    para = documents.block_text(blocks[block_position])
+    if documents.locate(para, offset, anchor) != offset or (not anchor and not text):
+        raise DriveError("The selected text wasn't found in the saved document. Save, then suggest again.")
+    s = Suggestion(item_id=item.id, block_position=block_position, offset=offset, anchor=anchor[:2000], text=text[:2000], author_id=user.id, created_at=now)
+    session.add(s)
+    log(session, item, user, "suggested", f"Suggested: {describe(s)}"[:300], now)
+    session.flush()
+    return s
+
+
+def describe(s: Suggestion) -> str:
+    if not s.anchor:
+        return f"Insert “{s.text}”"
+    if not s.text:
+        return f"Delete “{s.anchor}”"
+    return f"Replace “{s.anchor}” with “{s.text}”"
+
+
+def resolve_suggestion(session: Session, user: User, now: datetime, item: Item, s: Suggestion, accept: bool) -> None:
+    """Accept (write the change into its paragraph, shifting the later suggestions of that paragraph)
+    or reject (leave the text) an open suggestion."""
+    if s.status != "open":
+        raise DriveError("That suggestion was already " + s.status + ".")
+    if accept:
+        blocks = documents.load(session, item.id)
+        if s.block_position >= len(blocks):
+            raise DriveError("The text this suggestion changes is no longer in the document. Reject it instead.")
+        b = blocks[s.block_position]
+        at = documents.locate(documents.block_text(b), s.offset, s.anchor)
+        if at is None:
+            raise DriveError("The text this suggestion changes is no longer in the document. Reject it instead.")
+        b["runs"] = documents.splice(b["runs"], at, at + len(s.anchor), s.text)
+        delta = len(s.text) - len(s.anchor)
+        for other in suggestions(session, item):
+            if other.id != s.id and other.block_position == s.block_position and other.offset >= at + len(s.anchor):
+                other.offset += delta
+                session.add(other)
+        set_document(session, user, now, item, blocks, note="Accepted a suggestion")
+    s.status, s.resolved_by_id, s.resolved_at = ("accepted" if accept else "rejected"), user.id, now
+    session.add(s)
+    log(session, item, user, "accepted" if accept else "rejected", f"{'Accepted' if accept else 'Rejected'}: {describe(s)}"[:300], now)
 
 
 def comments(session: Session, item: Item) -> list[Comment]:

@@ -86,6 +86,11 @@ class Sheet(SQLModel, table=True):
     item_id: int = Field(foreign_key=ITEM_FK, index=True)
     name: str = Field(max_length=31)
     position: int = 0
+    freeze_rows: int = 0  # frozen panes: rows kept at the top, columns kept at the left
+    freeze_cols: int = 0
+    filter_range: str = Field(default="", max_length=20)  # the AutoFilter's range ("A1:H31"), "" when off
+    filter_criteria: str = "{}"  # JSON {column letter: [values shown]} (sorted), as Excel's filter columns
+    sort_state: str = Field(default="", max_length=40)  # the last sort: "C1:C31 desc" (the key column's range)
 
 
 class Cell(SQLModel, table=True):
@@ -118,6 +123,25 @@ class Comment(SQLModel, table=True):
     author_id: int = Field(foreign_key=USER_FK)
     created_at: NaiveDatetime | None = None
     resolved: bool = False
+
+
+class Suggestion(SQLModel, table=True):
+    """A tracked change (Word's suggesting mode): in paragraph ``block_position``, the text ``anchor``
+    at ``offset`` is replaced by ``text`` (an insertion has no anchor, a deletion no text). Accepting
+    writes it into the paragraph; rejecting leaves the paragraph as it is."""
+
+    __tablename__ = "drive_suggestion"
+    id: int | None = Field(default=None, primary_key=True)
+    item_id: int = Field(foreign_key=ITEM_FK, index=True)
+    block_position: int = 0
+    offset: int = 0  # where in the paragraph's text the change starts
+    anchor: str = ""  # the text removed (or replaced)
+    text: str = ""  # the text inserted
+    author_id: int = Field(foreign_key=USER_FK)
+    created_at: NaiveDatetime | None = None
+    status: str = Field(default="open", max_length=10)  # open | accepted | rejected
+    resolved_by_id: int | None = Field(default=None, foreign_key=USER_FK)
+    resolved_at: NaiveDatetime | None = None
 
 
 class Version(SQLModel, table=True):
@@ -188,4 +212,4 @@ class Question(SQLModel, table=True):
 
 
 TABLES = {"site": Site, "item": Item, "share": Share, "block": Block, "sheet": Sheet, "cell": Cell, "comment": Comment,
-          "version": Version, "activity": Activity, "contract": Contract, "question": Question}
+          "suggestion": Suggestion, "version": Version, "activity": Activity, "contract": Contract, "question": Question}

@@ -187,3 +187,147 @@ def from_xlsx(data: bytes) -> dict[str, Any]:
                 cells[c.coordinate] = text
         sheets.append({"name": ws.title[:31], "cells": cells})
     return {"sheets": sheets}
+
+
+# -- sort, filter, freeze panes ---------------------------------------------------------------
+REF_IN_FORMULA = re.compile(r"""("(?:[^"]|"")*")|(?<![\w$.'])(\$?)([A-Za-z]{1,3})(\$?)(\d+)(?![\w(!])""")
+
+
+def shift_rows(formula: str, delta: int) -> str:
+    """The formula as Excel writes it when its cell moves ``delta`` rows (relative row numbers shift;
+    ``$`` rows and text in quotes stay)."""
+    if not delta or not formula.startswith("="):
+        return formula
+
+    def sub(m: re.Match[str]) -> str:
+        if m.group(1):
+            return m.group(1)
+        row = int(m.group(5)) if m.group(4) else int(m.group(5)) + delta
+        return f"{m.group(2)}{m.group(3)}{m.group(4)}{row if row >= 1 else '#REF!'}"
+
+    return REF_IN_FORMULA.sub(sub, formula)
+
+
+def parse_range(text: str) -> tuple[int, int, int, int]:
+    """(first row, first col, last row, last col) of "A1:H31"."""
+    a, _, b = text.partition(":")
+    (r1, c1), (r2, c2) = parse_ref(a), parse_ref(b or a)
+    return min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2)
+
+
+def range_name(r1: int, c1: int, r2: int, c2: int) -> str:
+    return f"{ref_name(r1, c1)}:{ref_name(r2, c2)}"
+
+
+def current_region(cells: dict[tuple[int, int], str], row: int, col: int) -> tuple[int, int, int, int]:
+    """Excel's current region around a cell: the rectangle of data bounded by empty rows and empty
+    columns that holds it. Raises when the cell is outside any data."""
+    filled = set(cells)
+    r1 = r2 = row
+    c1 = c2 = col
+    if not any((r, c) in filled for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)):
+        raise SheetError("Select a cell in the data you want to sort or filter, then try again.")
+    while True:
+        grow = (any((r1 - 1, c) in filled for c in range(c1 - 1, c2 + 2)), any((r2 + 1, c) in filled for c in range(c1 - 1, c2 + 2)),
+                any((r, c1 - 1) in filled for r in range(r1 - 1, r2 + 2)), any((r, c2 + 1) in filled for r in range(r1 - 1, r2 + 2)))
+        if not any(grow):
+            break
+        r1, r2, c1, c2 = r1 - grow[0], r2 + grow[1], c1 - grow[2], c2 + grow[3]
+    r1, c1 = max(r1, 1), max(c1, 1)
+    used = [(r, c) for r, c in filled if r1 <= r <= r2 and c1 <= c <= c2]
+    return min(r for r, _ in used), min(c for _, c in used), max(r for r, _ in used), max(c for _, c in used)
+
+
+def sort_key(value: str, number: float | None) -> tuple[int, Any]:
+    """Excel's order: numbers, then text (case-insensitive), then TRUE/FALSE; blanks always last."""
+    if value == "":
+        return (3, 0)
+    if number is not None:
+        return (0, number)
+    if value in ("TRUE", "FALSE"):
+        return (2, value)
+    return (1, value.lower())
+
+
+def sort_range(session: Session, item_id: int, sheet: Sheet, rng: tuple[int, int, int, int], col: int, descending: bool,
+               header: bool = True) -> tuple[list[Cell], str]:
+    """Sort the rows of a range by one column (the header row stays), moving each row's inputs and
+    shifting its formulas' relative rows; blanks stay at the bottom in either order, as in Excel."""
+    r1, c1, r2, c2 = rng
+    if not c1 <= col <= c2:
+        raise SheetError("The sort column must be inside the data.")
+    sheets, inputs = workbook_inputs(session, item_id)
+    cells = inputs[sheet.name]
+    values = {(c.row, c.col): (c.value, c.number) for c in session.exec(select(Cell).where(Cell.sheet_id == sheet.id)).all()}
+    first = r1 + 1 if header else r1
+    rows = list(range(first, r2 + 1))
+    filled = [r for r in rows if values.get((r, col), ("", None))[0] != ""]
+    blanks = [r for r in rows if r not in filled]
+    filled.sort(key=lambda r: sort_key(*values[(r, col)]), reverse=descending)
+    order = filled + blanks
+    moved = {}
+    for dest, src in zip(rows, order):
+        for c in range(c1, c2 + 1):
+            text = cells.pop((src, c), None)
+            if text is not None:
+                moved[(dest, c)] = shift_rows(text, dest - src)
+    cells.update(moved)
+    sheet.sort_state = f"{range_name(first, col, r2, col)} {'desc' if descending else 'asc'}"
+    session.add(sheet)
+    return sync(session, item_id, sheets, inputs)
+
+
+def filter_values(session: Session, sheet: Sheet) -> dict[int, list[str]]:
+    """The distinct values shown in each column of the filter range (below the header), sorted as
+    Excel's filter list ("" stands for (Blanks))."""
+    if not sheet.filter_range:
+        return {}
+    r1, c1, r2, c2 = parse_range(sheet.filter_range)
+    shown = {(c.row, c.col): (c.value, c.number) for c in session.exec(select(Cell).where(Cell.sheet_id == sheet.id)).all()}
+    out: dict[int, list[str]] = {}
+    for col in range(c1, c2 + 1):
+        vals = {shown.get((r, col), ("", None)) for r in range(r1 + 1, r2 + 1)}
+        out[col] = [v for v, _n in sorted(vals, key=lambda v: sort_key(*v))]
+    return out
+
+
+def criteria(sheet: Sheet) -> dict[str, list[str]]:
+    import json
+
+    return json.loads(sheet.filter_criteria or "{}")
+
+
+def set_filter(session: Session, sheet: Sheet, col: int, shown: list[str] | None) -> None:
+    """Show only the rows whose value in ``col`` is one of ``shown`` (None clears the column's filter)."""
+    import json
+
+    if not sheet.filter_range:
+        raise SheetError("Turn on Filter first (Data > Filter).")
+    r1, c1, r2, c2 = parse_range(sheet.filter_range)
+    if not c1 <= col <= c2:
+        raise SheetError("That column isn't in the filtered range.")
+    crit = criteria(sheet)
+    letter = col_name(col)
+    available = filter_values(session, sheet)[col]
+    if shown is None or set(shown) >= set(available):
+        crit.pop(letter, None)
+    else:
+        if not shown:
+            raise SheetError("Select at least one item to show.")
+        crit[letter] = sorted(set(shown) & set(available))
+    sheet.filter_criteria = json.dumps(dict(sorted(crit.items())))
+    session.add(sheet)
+
+
+def hidden_rows(session: Session, sheet: Sheet) -> set[int]:
+    """Rows the AutoFilter hides: below the header, a value not among a filtered column's shown values."""
+    crit = criteria(sheet)
+    if not sheet.filter_range or not crit:
+        return set()
+    r1, _c1, r2, _c2 = parse_range(sheet.filter_range)
+    shown = {(c.row, c.col): c.value for c in session.exec(select(Cell).where(Cell.sheet_id == sheet.id)).all()}
+    hide = set()
+    for letter, values in crit.items():
+        col, keep = parse_ref(f"{letter}1")[1], set(values)
+        hide |= {r for r in range(r1 + 1, r2 + 1) if shown.get((r, col), "") not in keep}
+    return hide

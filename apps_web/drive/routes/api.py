@@ -139,7 +139,9 @@ def get_document(session: SessionDep, user: CurrentUser, item_id: int):
         return unprocessable(f"Item {item_id} is not a document.")
     return {**item_json(item, role), "blocks": docs.load(session, item.id),
             "comments": [{"id": c.id, "parent_id": c.parent_id, "anchor": c.anchor, "body": c.body, "author_id": c.author_id, "resolved": c.resolved}
-                         for c in lib.comments(session, item)]}
+                         for c in lib.comments(session, item)],
+            "suggestions": [{"id": s.id, "block": s.block_position, "offset": s.offset, "anchor": s.anchor, "text": s.text, "author_id": s.author_id,
+                             "status": s.status} for s in lib.suggestions(session, item, None)]}
 
 
 @router.put("/documents/{item_id}", openapi_extra=openapi.DOCUMENT)
@@ -163,7 +165,8 @@ def get_sheet(session: SessionDep, user: CurrentUser, item_id: int):
         return unprocessable(f"Item {item_id} is not a workbook.")
     sheets = list(session.exec(select(Sheet).where(Sheet.item_id == item.id).order_by(Sheet.position)).all())
     cells = session.exec(select(Cell).where(Cell.item_id == item.id).order_by(Cell.row, Cell.col)).all()
-    return {**item_json(item, role), "sheets": [{"name": s.name, "cells": [{"ref": c.ref, "input": c.input, "value": c.value, "number": c.number,
+    return {**item_json(item, role), "sheets": [{"name": s.name, "freeze_rows": s.freeze_rows, "freeze_cols": s.freeze_cols, "filter_range": s.filter_range,
+                                                  "filter_criteria": sh.criteria(s), "sort_state": s.sort_state, "cells": [{"ref": c.ref, "input": c.input, "value": c.value, "number": c.number,
                                                                              "error": c.error} for c in cells if c.sheet_id == s.id]} for s in sheets]}
 
 

@@ -14,7 +14,7 @@ from ...ui import redirect
 from .. import documents as docs
 from .. import library as lib
 from ..access import require
-from ..models import Comment, Site
+from ..models import Comment, Site, Suggestion
 from .common import page
 
 router = APIRouter()
@@ -31,9 +31,54 @@ def doc_page(request: Request, session: SessionDep, user: CurrentUser, clock: Cl
         session.commit()
     blocks = docs.load(session, item.id)
     comments = lib.comments(session, item)
-    people = {u.id: u for u in session.exec(select(User).where(User.id.in_({c.author_id for c in comments} or {0}))).all()}
+    suggestions = lib.suggestions(session, item)
+    people = {u.id: u for u in session.exec(select(User).where(User.id.in_({c.author_id for c in comments} | {s.author_id for s in suggestions} or {0}))).all()}
+    shown = []
+    for s in suggestions:
+        para = docs.block_text(blocks[s.block_position]) if s.block_position < len(blocks) else ""
+        before, after = para[max(0, s.offset - 40): s.offset], para[s.offset + len(s.anchor): s.offset + len(s.anchor) + 40]
+        shown.append({"s": s, "label": lib.describe(s), "before": ("…" if s.offset > 40 else "") + before, "after": after + ("…" if len(para) > s.offset + len(s.anchor) + 40 else "")})
     return page(request, session, user, "drive/document.html", item=item, role=role, crumbs=lib.path_of(session, item),
-                delta=json.dumps(docs.to_delta(blocks)), blocks=blocks, comments=comments, people=people, display_name=lib.display_name)
+                delta=json.dumps(docs.to_delta(blocks)), blocks=blocks, comments=comments, people=people, display_name=lib.display_name,
+                suggestions=shown)
+
+
+@router.post("/doc/{item_id}/suggestions")
+def add_suggestion(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, block: int = Form(0), offset: int = Form(0),
+                   anchor: str = Form(""), text: str = Form("")):
+    """Suggest an edit: the selected text (``anchor`` at ``offset`` in paragraph ``block``) replaced by ``text``."""
+    item, _role = require(session, user, item_id, "edit")
+    try:
+        lib.suggest(session, user, clock.now, item, block, offset, anchor, text)
+    except lib.DriveError as exc:
+        return redirect(request, f"/doc/{item_id}", toast=str(exc), kind="error")
+    session.commit()
+    return redirect(request, f"/doc/{item_id}", toast="Suggestion added.")
+
+
+@router.post("/doc/{item_id}/suggestions/{action}")
+def resolve_all_or_one(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, action: str, suggestion_id: str = Form("")):
+    """Accept or reject one suggestion (``suggestion_id``), or all of them (Accept All / Reject All)."""
+    item, _role = require(session, user, item_id, "edit")
+    if action not in ("accept", "reject", "accept-all", "reject-all"):
+        raise HTTPException(404, "Unknown action.")
+    if action.endswith("-all"):
+        todo = lib.suggestions(session, item)
+    else:
+        one = session.get(Suggestion, int(suggestion_id)) if suggestion_id.isdigit() else None
+        if one is None or one.item_id != item.id:
+            return redirect(request, f"/doc/{item_id}", toast="That suggestion no longer exists.", kind="error")
+        todo = [one]
+    try:
+        for s in todo:
+            lib.resolve_suggestion(session, user, clock.now, item, s, action.startswith("accept"))
+    except lib.DriveError as exc:
+        session.rollback()
+        return redirect(request, f"/doc/{item_id}", toast=str(exc), kind="error")
+    session.commit()
+    n = len(todo)
+    verb = "accepted" if action.startswith("accept") else "rejected"
+    return redirect(request, f"/doc/{item_id}", toast=f"Suggestion {verb}." if n == 1 else f"{n} suggestions {verb}.")
 
 
 @router.post("/doc/{item_id}/save")

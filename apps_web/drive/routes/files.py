@@ -36,9 +36,19 @@ def _listing(request, session, user, clock, *, title: str, items: list[Item], fo
     owners = {u.id: u for u in session.exec(select(User).where(User.id.in_({i.modified_by_id or i.owner_id for i in items} | {i.owner_id for i in items}))).all()} if items else {}
     site = session.get(Site, folder.site_id) if folder else None
     parents = {p.id: p.name for p in session.exec(select(Item).where(Item.id.in_({i.parent_id for i in items if i.parent_id}))).all()} if items else {}
-    return page(request, session, user, "drive/list.html", parents=parents, target_folders=target_folders(session, user), title=title, items=items, folder=folder, view=view, sort=sort, direction=direction,
+    chosen = request.query_params.get("layout")
+    layout = chosen if chosen in LAYOUTS else request.cookies.get(LAYOUT_COOKIE, "list")
+    layout = layout if layout in LAYOUTS else "list"
+    response = page(request, session, user, "drive/list.html", layout=layout, parents=parents, target_folders=target_folders(session, user), title=title, items=items, folder=folder, view=view, sort=sort, direction=direction,
                 query=query, crumbs=crumbs or [], owners=owners, role=role, site=site, open_url=open_url, display_name=lib.display_name,
                 kind_labels=lib.KIND_LABELS)
+    if chosen in LAYOUTS:  # the view option is remembered, as OneDrive does
+        response.set_cookie(LAYOUT_COOKIE, chosen, samesite="lax")
+    return response
+
+
+LAYOUTS = ("list", "tiles")
+LAYOUT_COOKIE = "drive_layout"
 
 
 @router.get("/")

@@ -3,6 +3,8 @@ new sheets."""
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from fastapi import APIRouter, Body, Form, HTTPException, Request
 from fastapi.responses import JSONResponse
 from sqlmodel import select
@@ -33,8 +35,106 @@ def sheet_page(request: Request, session: SessionDep, user: CurrentUser, clock: 
     sheets = list(session.exec(select(Sheet).where(Sheet.item_id == item.id).order_by(Sheet.position)).all())
     current = next((x for x in sheets if x.name == s), sheets[0])
     circular = [c.ref for c in session.exec(select(Cell).where(Cell.sheet_id == current.id, Cell.error == "circular")).all()]
+    grid = sh.grid(session, current)
+    autofilter = None
+    if current.filter_range:
+        r1, c1, _r2, c2 = sh.parse_range(current.filter_range)
+        crit = sh.criteria(current)
+        header = {c: (grid["cells"].get(sh.ref_name(r1, c)).value if grid["cells"].get(sh.ref_name(r1, c)) else f"Column {sh.col_name(c)}")
+                  for c in range(c1, c2 + 1)}
+        autofilter = {"row": r1, "cols": header, "values": sh.filter_values(session, current),
+                      "criteria": {sh.parse_ref(f"{k}1")[1]: set(v) for k, v in crit.items()}}
     return page(request, session, user, "drive/sheet.html", item=item, role=role, crumbs=lib.path_of(session, item), sheets=sheets, current=current,
-                grid=sh.grid(session, current), circular=circular, display_name=lib.display_name)
+                grid=grid, circular=circular, display_name=lib.display_name, autofilter=autofilter, hidden=sh.hidden_rows(session, current))
+
+
+def _sheet_form(session, user, item_id: int, name: str):  # noqa: ANN001, ANN202
+    item, _role = require(session, user, item_id, "edit")
+    if item.kind != "sheet":
+        raise HTTPException(404, "This item isn't a workbook.")
+    current = session.exec(select(Sheet).where(Sheet.item_id == item.id, Sheet.name == name)).first()
+    if current is None:
+        raise HTTPException(404, f"There is no sheet named “{name}” in this workbook.")
+    return item, current, f"/sheet/{item.id}?s={quote(current.name)}"
+
+
+@router.post("/sheet/{item_id}/sort")
+def sort(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, sheet: str = Form(""), cell: str = Form("A1"),
+         order: str = Form("asc")):
+    """Sort A to Z / Z to A: the selected cell's column orders the rows of its data (or of the
+    filtered range), the header row staying on top."""
+    item, current, back = _sheet_form(session, user, item_id, sheet)
+    try:
+        row, col = sh.parse_ref(cell)
+        if current.filter_range:
+            rng = sh.parse_range(current.filter_range)
+        else:
+            _sheets, inputs = sh.workbook_inputs(session, item.id)
+            rng = sh.current_region(inputs[current.name], row, col)
+        sh.sort_range(session, item.id, current, rng, col, order == "desc")
+    except (sh.SheetError, ValueError) as exc:
+        return redirect(request, back, toast=str(exc), kind="error")
+    lib.touch(session, user, clock.now, item, "Sorted")
+    item.text = sh.plain_text(sh.workbook_inputs(session, item.id)[1])
+    session.commit()
+    return redirect(request, back)
+
+
+@router.post("/sheet/{item_id}/filter")
+def toggle_filter(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, sheet: str = Form(""), cell: str = Form("A1")):
+    """Data > Filter: turn the AutoFilter on for the selected cell's data (its first row holds the
+    filter buttons), or off (every row shows again)."""
+    item, current, back = _sheet_form(session, user, item_id, sheet)
+    if current.filter_range:
+        current.filter_range, current.filter_criteria = "", "{}"
+    else:
+        try:
+            row, col = sh.parse_ref(cell)
+            _sheets, inputs = sh.workbook_inputs(session, item.id)
+            current.filter_range = sh.range_name(*sh.current_region(inputs[current.name], row, col))
+        except (sh.SheetError, ValueError) as exc:
+            return redirect(request, back, toast=str(exc), kind="error")
+    session.add(current)
+    lib.touch(session, user, clock.now, item, "Filter turned " + ("on" if current.filter_range else "off"), new_version=False)
+    session.commit()
+    return redirect(request, back)
+
+
+@router.post("/sheet/{item_id}/filter/{col}")
+async def filter_column(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, col: str):
+    """A filter column's list: the checked values stay shown (``value`` fields; ``clear`` shows all)."""
+    form = await request.form()
+    item, current, back = _sheet_form(session, user, item_id, str(form.get("sheet", "")))
+    try:
+        number = sh.parse_ref(f"{col}1")[1]
+        sh.set_filter(session, current, number, None if form.get("clear") else [str(v) for v in form.getlist("value")])
+    except (sh.SheetError, ValueError) as exc:
+        return redirect(request, back, toast=str(exc), kind="error")
+    lib.touch(session, user, clock.now, item, "Filtered", new_version=False)
+    session.commit()
+    return redirect(request, back)
+
+
+FREEZE_MODES = ("panes", "top-row", "first-column", "none")
+
+
+@router.post("/sheet/{item_id}/freeze")
+def freeze(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, sheet: str = Form(""), cell: str = Form("A1"),
+           mode: str = Form("panes")):
+    """View > Freeze Panes: the rows above and columns left of the selected cell stay in view (or the
+    top row, or the first column; ``none`` unfreezes)."""
+    item, current, back = _sheet_form(session, user, item_id, sheet)
+    if mode not in FREEZE_MODES:
+        return redirect(request, back, toast=f"Unknown freeze option “{mode}”.", kind="error")
+    try:
+        row, col = sh.parse_ref(cell)
+    except ValueError as exc:
+        return redirect(request, back, toast=str(exc), kind="error")
+    current.freeze_rows, current.freeze_cols = {"panes": (row - 1, col - 1), "top-row": (1, 0), "first-column": (0, 1), "none": (0, 0)}[mode]
+    session.add(current)
+    lib.touch(session, user, clock.now, item, "Froze panes" if mode != "none" else "Unfroze panes", new_version=False)
+    session.commit()
+    return redirect(request, back)
 
 
 @router.post("/sheet/{item_id}/cells")

@@ -69,7 +69,7 @@ class DriveBuilder:
         item = self.item(site, parent, name, "sheet", owner, at, text=text, size=len(text.encode()) + 2000, **extra)
         ids = {}
         for pos, (sname, _cells) in enumerate(sheets):
-            ids[sname] = self.add("drive_sheet", item_id=item, name=sname, position=pos)
+            ids[sname] = self.add("drive_sheet", item_id=item, name=sname, position=pos, freeze_rows=0, freeze_cols=0, filter_range="", filter_criteria="{}", sort_state="")
         for row in cell_rows(item, ids, inputs):
             self.add("drive_cell", **row)
         snap = json.dumps({"sheets": [{"name": s, "cells": c} for s, c in sheets]})

@@ -19,6 +19,7 @@
     if (current) current.classList.remove("selected");
     current = td; td.classList.add("selected");
     nameBox.value = td.dataset.ref;
+    document.querySelectorAll("input[data-selection]").forEach((i) => { i.value = td.dataset.ref; });
     bar.value = td.dataset.input || "";
     td.scrollIntoView({ block: "nearest", inline: "nearest" });
     grid.focus({ preventScroll: true });
@@ -95,6 +96,29 @@
   });
   bar.addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" && current && !readOnly) { ev.preventDefault(); const td = current; td.textContent = ""; send({ sheet: grid.dataset.sheet, ref: td.dataset.ref, input: bar.value }); select(td); move(1, 0); }
+  });
+  // Frozen panes: the first rows / columns stick under the headers while the grid scrolls.
+  const fr = parseInt(grid.dataset.freezeRows || "0", 10), fc = parseInt(grid.dataset.freezeCols || "0", 10);
+  if (fr || fc) {
+    const head = grid.querySelector("thead tr");
+    const rows = Array.from(grid.querySelectorAll("tbody tr"));
+    const top0 = head.offsetHeight;
+    rows.forEach((tr, i) => {
+      const cells = Array.from(tr.children);
+      if (i < fr) {
+        const top = top0 + tr.offsetTop - rows[0].offsetTop;
+        cells.forEach((c) => { c.classList.add("frozen"); c.style.top = top + "px"; c.style.zIndex = c.tagName === "TH" || cells.indexOf(c) <= fc ? 3 : 2; if (i === fr - 1) c.classList.add("frozen-edge-row"); });
+      }
+      cells.slice(1, fc + 1).forEach((c, j) => {
+        c.classList.add("frozen"); c.style.left = cells[j + 1].offsetLeft + "px"; if (j === fc - 1) c.classList.add("frozen-edge-col");
+      });
+    });
+    Array.from(head.children).slice(1, fc + 1).forEach((th) => { th.style.left = th.offsetLeft + "px"; th.style.zIndex = 4; });
+  }
+  document.querySelectorAll("[data-select-all]").forEach((all) => {
+    const boxes = Array.from(all.closest("fieldset").querySelectorAll("input[name=value]"));
+    all.addEventListener("change", () => boxes.forEach((b) => { b.checked = all.checked; }));
+    boxes.forEach((b) => b.addEventListener("change", () => { all.checked = boxes.every((x) => x.checked); }));
   });
   select(cellAt("A1"));
 })();
