@@ -87,7 +87,8 @@ def build_personal(b: DriveBuilder, ctx: SeedContext, people: list[dict], crm: d
                              f"D{i}": str(int(o["amount"] or 0)), f"E{i}": str(o["close_date"])[:10], f"F{i}": str((o["probability"] or 0) / 100),
                              f"G{i}": f"=D{i}*F{i}"})
             n = len(mine_opps) + 1
-            rows.update({f"C{n + 2}": "Total", f"D{n + 2}": f"=SUM(D2:D{n})", f"G{n + 2}": f"=SUM(G2:G{n})"})
+            last = max(n, 2)  # no deal yet (a manager): the totals sum the empty first row, not D2:D1
+            rows.update({f"C{n + 2}": "Total", f"D{n + 2}": f"=SUM(D2:D{last})", f"G{n + 2}": f"=SUM(G2:G{last})"})
             b.workbook(site, root, "My Pipeline", p["id"], at(1, 10), [("Pipeline", rows)])
         elif p["role"] in ("support_agent", "support_manager", "it", "admin"):
             folder = b.folder(site, root, "Runbooks", p["id"], at(100, 300))
