@@ -37,10 +37,13 @@ class TaskLoadError(ValueError):
 class TaskRegistry:
     """Task templates loaded from a folder, and their instances (cached per (id, seed))."""
 
-    def __init__(self, root: Path | str = TASKS_DIR, *, store: WorldStore | None = None, cache_size: int = 512) -> None:
+    def __init__(self, root: Path | str = TASKS_DIR, *, store: WorldStore | None = None, cache_size: int = 512,
+                 strict: bool = True) -> None:
         """``root``: a folder of ``<app>/*.yaml`` task files; a folder other than the shipped one also
-        sees the shipped macros."""
+        sees the shipped macros. ``strict``: a file that does not load makes every use fail (the
+        default); otherwise it is left out and listed in :attr:`errors`."""
         self.root = Path(root)
+        self.strict = strict
         self._store = store
         self._tasks: dict[str, LoadedTask] | None = None
         self._errors: list[TaskFileError] = []
@@ -57,11 +60,11 @@ class TaskRegistry:
             self._store = WorldStore()
         return self._store
 
-    def load(self, *, strict: bool = True) -> dict[str, LoadedTask]:
+    def load(self, *, strict: bool | None = None) -> dict[str, LoadedTask]:
         with self._lock:
             if self._tasks is None:
                 self._tasks, self._errors = load_dir(self.root, shipped=TASKS_DIR)
-        if strict and self._errors:
+        if (self.strict if strict is None else strict) and self._errors:
             raise TaskLoadError(self._errors)
         return self._tasks
 

@@ -33,18 +33,19 @@ def register(app: typer.Typer) -> None:
         from sandbox.cluster import RayUnavailable, ray_options
         from sandbox.run.select import SelectionError, catalog, parse_seeds, select_tasks
         from tasks.params import InstanceError
-        from tasks.registry import TaskLoadError, default_registry
+        from tasks.registry import TaskLoadError, TaskRegistry
         from tasks.validate import validate as run
 
         console = Console()
         if tasks_dir is not None:
-            from tasks.registry import TaskRegistry
-
-            reg = TaskRegistry(tasks_dir)
+            reg = TaskRegistry(tasks_dir, strict=False)
         else:
-            reg = default_registry()
+            reg = TaskRegistry(strict=False)
         try:
-            reg.load()
+            reg.load()  # a file that does not load is reported and left out; the others run
+            broken = reg.errors
+            if broken and not reg.task_ids():
+                raise TaskLoadError(broken)
             ids = [t.id for t in select_tasks(catalog(reg), tasks)]
             seed_list = parse_seeds(seeds)
             if ray is None and (ray_actors or ray_cpus):
@@ -53,6 +54,8 @@ def register(app: typer.Typer) -> None:
         except (TaskLoadError, SelectionError, ValueError) as exc:
             console.print(f"[red]error:[/] {exc}")
             raise typer.Exit(2) from None
+        if broken:
+            console.print(f"[red]{len(broken)} task file(s) did not load and are left out:[/]\n" + "\n".join(f"  {e}" for e in broken), highlight=False)
         console.print(f"validating {len(ids)} templates x seeds {seed_list} ({workers} workers{' per Ray actor' if cluster else ''}{f', {repeat} rounds' if repeat > 1 else ''})")
 
         def progress(o) -> None:  # noqa: ANN001
@@ -114,9 +117,12 @@ def register(app: typer.Typer) -> None:
         if ladder:
             console.print(f"[red]{len(ladder)} score-ladder violation(s)[/]: " + "; ".join(
                 f"{o.task} seed {o.seed} {o.solution}: {o.ladder}" for o in ladder[:10]) + (" ..." if len(ladder) > 10 else ""))
-        if report.ok:
+        if report.ok and not broken:
             console.print(f"[green]all {n} episodes agree[/] and the score ladder holds ({report.wall_s:.1f}s)")
             return
+        if report.ok:
+            console.print(f"all {n} episodes agree ({report.wall_s:.1f}s), but [red]{len(broken)} task file(s) did not load[/] (above)")
+            raise typer.Exit(1)
         console.print(f"[red]{len(report.disagreements)} of {n} episodes disagree[/]" + (f", {len(report.unstable)} unstable" if report.unstable else "")
                       + f" ({report.wall_s:.1f}s)")
         raise typer.Exit(1)

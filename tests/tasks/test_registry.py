@@ -178,3 +178,19 @@ def test_long_horizon_tasks_name_their_apps_in_the_episode_spec(registry: TaskRe
         # milestones: named, weighted credit checks
         expect = [e for c in t.verifier["checks"] if c["kind"] == "changes" for e in c["expect"]]
         assert 4 <= len(expect) <= 10 and all("name" in e and "weight" in e for e in expect), tid
+
+
+def test_a_file_that_does_not_load_fails_a_strict_registry_and_is_left_out_of_a_lenient_one(tmp_path: Path, store) -> None:  # noqa: ANN001
+    import shutil
+
+    from tasks.registry import TASKS_DIR, TaskLoadError
+
+    (tmp_path / "crm").mkdir()
+    shutil.copy(TASKS_DIR / "crm" / "opportunity-close-won.yaml", tmp_path / "crm")
+    (tmp_path / "crm" / "broken-one.yaml").write_text("id: broken-one\napp: crm\ntitle: Half a task\n")
+    with pytest.raises(TaskLoadError, match="broken-one.yaml"):
+        TaskRegistry(tmp_path, store=store).task_ids()
+    lenient = TaskRegistry(tmp_path, store=store, strict=False)
+    assert lenient.task_ids() == ["crm.opportunity-close-won"]
+    assert [e.path.name for e in lenient.errors] == ["broken-one.yaml"]
+    assert lenient.instance("crm.opportunity-close-won", 0).instruction
