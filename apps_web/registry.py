@@ -48,6 +48,10 @@ class AppSpec:
     # The app's co-worker adapter (apps_web/messaging.py): how people's requests and replies travel
     # through it (mail threads, chat conversations, approval records); None if it carries none.
     messaging: Callable[[], Any] | None = None
+    # Called when the browser signs out of this app (its own Sign out, or the sign-out round started
+    # by another app) with the request and the redirect about to be sent: the app ends what belongs
+    # to the session (the desk closes an impersonation in force) before its session cookie goes.
+    on_signout: Callable[[Any, Any], None] | None = None
     extra: dict = field(default_factory=dict)
 
     @property

@@ -39,6 +39,13 @@ def _local_path(target: str) -> str:
     return target
 
 
+def _app_signout(request: Request, response: Response) -> None:
+    """The app's own sign-out work (``AppSpec.on_signout``), while its session is still valid."""
+    hook = getattr(request.app.state.spec, "on_signout", None)
+    if hook is not None:
+        hook(request, response)
+
+
 def sign_on_router() -> APIRouter:
     """Every app accepts the portal's sign-in hand-off and signs out everywhere."""
     router = APIRouter(include_in_schema=False)
@@ -66,9 +73,10 @@ def sign_on_router() -> APIRouter:
     def signout(request: Request) -> Response:
         host = request.app.state.host
         data = host.signer.load_session(request.cookies.get(SESSION_COOKIE))
+        response = RedirectResponse(portal_url(request, "/signout"), status_code=303)
+        _app_signout(request, response)
         if data is not None:
             host.revoked.add(data.sid)
-        response = RedirectResponse(portal_url(request, "/signout"), status_code=303)
         response.delete_cookie(SESSION_COOKIE)
         return response
 
@@ -77,9 +85,10 @@ def sign_on_router() -> APIRouter:
         """One stop of the sign-out round (see :func:`signed_out_redirect`)."""
         host = request.app.state.host
         data = host.signer.load_session(request.cookies.get(SESSION_COOKIE))
+        response = signed_out_redirect(request, request.app.state.spec.name)
+        _app_signout(request, response)
         if data is not None:
             host.revoked.add(data.sid)
-        response = signed_out_redirect(request, request.app.state.spec.name)
         response.delete_cookie(SESSION_COOKIE)
         return response
 

@@ -57,7 +57,15 @@ def _desk_ids(store: WorldStore) -> dict[str, object]:
         change = conn.execute(
             "select a.id from desk_change a join desk_change b on a.ci_id = b.ci_id and a.id != b.id and a.start_date < b.end_date and a.end_date > b.start_date "
             "where a.state not in ('Closed', 'Canceled') and b.state not in ('Closed', 'Canceled') order by a.id limit 1").fetchone()[0]
-    return {"agent": agent, "incident": incident, "problem": problem, "change": change}
+        catalog_admin = conn.execute(
+            "select u.username from identity_user u join desk_user_role r on r.user_id = u.id where r.role = 'catalog_admin' "
+            "and not exists (select 1 from desk_user_role a where a.user_id = u.id and a.role = 'admin') order by u.id limit 1").fetchone()[0]
+        admin = conn.execute(
+            "select u.username from identity_user u join desk_user_role r on r.user_id = u.id where r.role = 'admin' order by u.id limit 1").fetchone()[0]
+        caller = conn.execute(
+            "select u.id from identity_user u where u.role = 'sales_rep' and not exists (select 1 from desk_user_role r where r.user_id = u.id) "
+            "and (select count(*) from desk_incident i where i.caller_id = u.id) >= 2 order by u.id limit 1").fetchone()[0]
+    return {"agent": agent, "incident": incident, "problem": problem, "change": change, "catalog_admin": catalog_admin, "admin": admin, "caller": caller}
 
 
 def DESK_ITSM_SHOTS(desk: dict) -> list[tuple[str, str, tuple[str, ...]]]:  # noqa: N802 - a table of shots
@@ -112,6 +120,19 @@ async def _shoot(env: AsyncSandboxEnv, path: str, out: Path, clicks: tuple[str, 
     print(f"{out}  ({path})")
 
 
+async def _impersonating(env: AsyncSandboxEnv, user_id: int, out: Path) -> None:
+    """The desk while an admin impersonates a caller: the Impersonate user dialog posts the user, as
+    choosing them from its type-ahead does; the picture is the caller's homepage with the banner."""
+    await env.reset(options={"start_url": "/"})
+    page = env.page
+    async with page.expect_navigation():
+        await page.evaluate("""(id) => { const f = document.querySelector('form[action="/impersonate.do"]');
+                                         f.querySelector('[name="user"]').value = String(id); f.submit(); }""", user_id)
+    await page.get_by_role("region", name="Impersonation").wait_for()
+    out.write_bytes(await page.screenshot(type="png"))
+    print(f"{out}  (impersonating user {user_id})")
+
+
 async def _run(app: str, persona: str, shots: list, out_dir: Path, store: WorldStore, only: set[str]) -> None:
     shots = [s for s in shots if not only or s[0] in only]
     if not shots:
@@ -158,6 +179,13 @@ async def main(out_dir: Path, only: set[str]) -> None:
         ("desk-catalog-item", "/sc_cat_item.do?sys_id=1", ()),
     ] + DESK_ITSM_SHOTS(desk)
     await _run("desk", str(desk["agent"]), desk_shots, out_dir, store, only)
+    await _run("desk", str(desk["catalog_admin"]), [("desk-catalog-maintain", "/sc_cat_item_maintain.do?sys_id=1", ())], out_dir, store, only)
+    if not only or "desk-impersonation" in only:
+        env = AsyncSandboxEnv(free_spec("desk", "/", persona=str(desk["admin"])), runtime_options={"store": store})
+        try:
+            await _impersonating(env, int(desk["caller"]), out_dir / "desk-impersonation.png")
+        finally:
+            await env.close()
     comms = _comms_ids(store)
     for persona, mail_shots in COMMS_SHOTS(comms).items():
         await _run("mail", str(persona), mail_shots, out_dir, store, only)

@@ -28,6 +28,12 @@ def _seed(ctx):
 
 
 
+def _signout(request, response):
+    from .impersonation import on_signout
+
+    on_signout(request, response)
+
+
 def _coworkers():
     from .coworker import adapter
 
@@ -52,4 +58,5 @@ APP = AppSpec(
     # direct work), so they are not changes a verifier should count either
     volatile=("*.updated_at", "*.sys_updated_by", "desk_task_sla"),
     messaging=_coworkers,
+    on_signout=_signout,
 )

@@ -4,7 +4,8 @@ The sign-in session stays the admin's: the sandbox's persona rule reads the sign
 episode's persona cannot change by impersonating. What is impersonated is a row of
 ``desk_impersonation`` (who, whom, from when; an open row is the impersonation in force, and
 verifiers read it there) bound to the browser's desk session by a signed cookie naming the row and
-the session id, so signing out, or another session of the same admin, does not carry it over.
+the session id, so another session of the same admin does not carry it over; signing out (the
+desk's own Sign out, or the sign-out round another app starts) ends it (:func:`on_signout`).
 """
 
 from __future__ import annotations
@@ -66,6 +67,28 @@ def finish_all(session: Session, real: User, now: datetime) -> None:
         session.add(row)
 
 
+def on_signout(request: Request, response: Response) -> None:
+    """Signing out while impersonating ends the impersonation: its row is closed at the world's now
+    and the cookie dropped (the desk's ``AppSpec.on_signout``)."""
+    if request.cookies.get(COOKIE) is None:
+        return
+    response.delete_cookie(COOKIE)
+    world = getattr(request.state, "world", None)
+    host = request.app.state.host
+    data = host.signer.load_session(request.cookies.get(SESSION_COOKIE))
+    if world is None or data is None or data.world_id != world.id:  # revoked already when another app started the round
+        return
+    with Session(world.engine) as session:
+        real = session.exec(select(User).where(User.username == data.username)).first()
+        row = active(request, session, real) if real is not None else None
+        if row is None:
+            return
+        clock = session.connection().exec_driver_sql("SELECT value FROM sandbox_meta WHERE key = 'clock'").scalar_one()
+        row.ended_at = datetime.fromisoformat(clock)
+        session.add(row)
+        session.commit()
+
+
 def recent(session: Session, real: User, limit: int = 5) -> list[User]:
     """The users the admin impersonated last (the dialog's Recent Impersonations), newest first."""
     rows = session.exec(select(Impersonation.user_id).where(Impersonation.impersonator_id == real.id).order_by(Impersonation.id.desc())).all()
@@ -74,4 +97,4 @@ def recent(session: Session, real: User, limit: int = 5) -> list[User]:
     return [people[i] for i in ids if i in people]
 
 
-__all__ = ["COOKIE", "active", "finish_all", "recent", "start"]
+__all__ = ["COOKIE", "active", "finish_all", "on_signout", "recent", "start"]

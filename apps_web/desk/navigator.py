@@ -53,6 +53,7 @@ NAVIGATOR: list[tuple[str, list[tuple[str, str]]]] = [
     ]),
     ("Service Catalog", [
         ("Catalog", "/catalog"),
+        ("Maintain Items", _list("sc_cat_item")),
         ("Requests", _list("sc_request")),
         ("Requested Items", _list("sc_req_item")),
     ]),
@@ -91,6 +92,7 @@ APPLICATION_ROLES: dict[str, tuple[str, ...] | None] = {
 MODULE_ROLES: dict[tuple[str, str], tuple[str, ...]] = {
     ("Self-Service", "Dashboard"): ITIL, ("Service Catalog", "Requests"): ITIL, ("Service Catalog", "Requested Items"): ITIL,
     ("Approvals", "All Approvals"): ITIL,
+    ("Service Catalog", "Maintain Items"): ("catalog_admin",),
 }
 
 

@@ -235,6 +235,15 @@ TABLES: dict[str, Table] = {
             Col("author", "Author", "reference", column="author_id", ref="sys_user"), Col("published", "Published", "date", column="published_on"),
             Col("sys_view_count", "View count", "number", column="view_count"),
         ), ("number", "short_description", "kb_knowledge_base", "kb_category", "workflow_state", "author", "published", "sys_view_count")),
+        # Service Catalog > Maintain Items: catalog administrators' list, whose rows open the item's form (not the order page)
+        Table("sc_cat_item", "Catalog Items", "Catalog Item", CatalogItem, (
+            Col("name", "Name"), Col("short_description", "Short description"),
+            Col("category", "Category", "choice", choices=("Hardware", "Peripherals", "Mobile", "Software", "Network", "Messaging", "Onboarding")),
+            Col("price", "Price", "number"), Col("active", "Active", "boolean"),
+            Col("fulfillment_group", "Fulfillment group", "reference", column="fulfillment_group_id", ref="sys_user_group"),
+            Col("sys_updated_on", "Updated", "datetime", column="updated_at"),
+        ), ("name", "category", "price", "active", "short_description", "sys_updated_on"), default_order="name", number_col="name",
+              extra={"list_op": "write", "form": "/sc_cat_item_maintain.do?sys_id={id}", "new": "/sc_cat_item_maintain.do?sys_id=-1"}),
         Table("sc_request", "Requests", "Request", Request, (
             Col("number", "Number"), Col("requested_for", "Requested for", "reference", column="requested_for_id", ref="sys_user"),
             Col("opened_at", "Opened", "datetime"), Col("request_state", "Request state", "choice", column="state", choices=tuple(C.REQUEST_STATES)),

@@ -98,7 +98,8 @@ def _rows(session, table: Table, columns: list[Col], rows: list, now) -> list[di
             v = value(session, table, c, r, now)
             text = cell_text(c, v, refs)
             cells.append({"col": c, "text": text, "value": v, "cond": cell_condition(c, v, text)})
-        body.append({"id": r.id, "href": table.form_url(r.id), "cells": cells})
+        href = table.extra["form"].format(id=r.id) if "form" in table.extra else table.form_url(r.id)
+        body.append({"id": r.id, "href": href, "cells": cells})
     return body
 
 
@@ -123,7 +124,7 @@ def list_view(request: Request, table_key: str, session: SessionDep, user: DeskU
     if table is None:
         raise HTTPException(status_code=404, detail=f"Invalid table name: {table_key}. There is no such list.")
     acc = access(request)
-    if not acc.can(table.key, "read"):
+    if not acc.can(table.key, table.extra.get("list_op", "read")):  # Maintain Items is for those who may write items
         return denied(request, f"The {table.label} list needs a role you do not have.")
     mine = acc.row_filter(table.key, table.model)  # a self-service user's own records only
     if sysparm_search.strip() and table.col(sysparm_search_field):
