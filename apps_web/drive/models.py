@@ -86,11 +86,12 @@ class Sheet(SQLModel, table=True):
     item_id: int = Field(foreign_key=ITEM_FK, index=True)
     name: str = Field(max_length=31)
     position: int = 0
-    freeze_rows: int = 0  # frozen panes: rows kept at the top, columns kept at the left
-    freeze_cols: int = 0
-    filter_range: str = Field(default="", max_length=20)  # the AutoFilter's range ("A1:H31"), "" when off
-    filter_criteria: str = "{}"  # JSON {column letter: [values shown]} (sorted), as Excel's filter columns
-    sort_state: str = Field(default="", max_length=40)  # the last sort: "C1:C31 desc" (the key column's range)
+    # Defaults in the schema too, so a task's set-up that inserts a sheet row need not name them.
+    freeze_rows: int = Field(default=0, sa_column_kwargs={"server_default": "0"})  # frozen panes: rows kept at the top, columns at the left
+    freeze_cols: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    filter_range: str = Field(default="", max_length=20, sa_column_kwargs={"server_default": ""})  # the AutoFilter's range ("A1:H31"), "" when off
+    filter_criteria: str = Field(default="{}", sa_column_kwargs={"server_default": "{}"})  # JSON {column letter: [values shown]} (sorted), as Excel's
+    sort_state: str = Field(default="", max_length=40, sa_column_kwargs={"server_default": ""})  # the last sort: "C1:C31 desc" (the key column's range)
 
 
 class Cell(SQLModel, table=True):
