@@ -9,7 +9,9 @@ so that machine load affects both alike:
   parameters, and the same retry when Chromium has no frame to copy yet after a navigation);
 - navigating step: env ``step`` on a link (new page) or a form (POST + 303 + GET) vs
   ``page.goto(next page)`` + ``Page.captureScreenshot``;
-- reset: new world + context + start page + first observation;
+- reset: new world + context + start page + first observation; into each app's home (CRM, desk, mail,
+  chat, drive) beside a raw floor of the same page (a new context signed in to the same world, goto,
+  screenshot), after a short episode and 0.5 s of agent time (design target: at most 0.6x);
 - concurrency: total in-page steps/s with 1, 2, 4 and 8 episodes in one pool, and the memory (PSS of
   the browser and host processes) each extra episode adds.
 
@@ -115,6 +117,10 @@ def pss_mb(pids: list[int]) -> float:
         except psutil.Error:
             continue
     return total / 1e6
+
+
+# Each app's start page, for the per-app resets (every app the host serves by default).
+APP_HOMES = (("crm", "/"), ("desk", "/"), ("mail", "/mail/inbox"), ("chat", "/"), ("drive", "/my"))
 
 
 async def run(console: Console) -> None:
@@ -258,6 +264,36 @@ async def run(console: Console) -> None:
             await ctx.close()
 
         results["reset_floor"] = [await _timed(raw_reset) for _ in range(RESETS)]
+
+        # Resets into each app's home, beside the raw floor of the same page: a new context signed in
+        # to the same world as the same person, goto, screenshot. An agent thinks between steps (0.5 s).
+        from apps_web.identity import browser_cookies
+
+        for app, path in APP_HOMES:
+            env = make_async_env(app, path, "bench", runtime=runtime, observe=ObserveOptions(screenshot="png"))
+            samples = []
+            for k in range(RESETS + 2):
+                t = time.perf_counter()
+                await env.reset(seed=0)
+                if k >= 2:
+                    samples.append((time.perf_counter() - t) * 1000)
+                for _ in range(3):
+                    await env.step({"action": "mouse_move", "x": 600 + k % 7, "y": 500})
+                await asyncio.sleep(0.5)
+            world_id, username = env.episode.world.id, env.episode.username
+            page_url = host.url(app, path)
+
+            async def raw_app_reset() -> None:
+                ctx = await runtime.browser.new_context(viewport={"width": 1280, "height": 800}, extra_http_headers={"X-Sandbox-World": world_id})
+                await ctx.add_cookies(browser_cookies(host.secret, username, world_id, host.port, host.app_names))
+                page = await ctx.new_page()
+                await page.goto(page_url)
+                await capture_png(await ctx.new_cdp_session(page))
+                await ctx.close()
+
+            floor = [await _timed(raw_app_reset) for _ in range(RESETS)]
+            await env.close()
+            results[f"reset ({app} home)"] = (floor, samples)
         await plain.close()
 
         # -- concurrency and memory --------------------------------------------------------------------------
@@ -317,6 +353,9 @@ async def run(console: Console) -> None:
         samples, parts = results[label]
         add(label, results["reset_floor"] if "playground" in label else None, samples, "<= 150 ms median", 150, absolute=True)
         console.print(f"  {label}: " + ", ".join(f"{k} {v:.1f}" for k, v in parts.items()))
+    for app, _path in APP_HOMES:
+        floor, samples = results[f"reset ({app} home)"]
+        add(f"reset ({app} home), after 0.5 s of agent time", floor, samples, "<= 0.6x", 0.6)
     console.print(table)
     cpu = Table(title="CPU per step (ms, all processes: Python, Playwright driver, Chromium, app host)")
     for col in ("measure", "floor", "env", "ratio"):

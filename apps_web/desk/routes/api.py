@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, HTTPException, Path, Query, Request
+from fastapi import APIRouter, Body, HTTPException, Path, Query, Request, Response
 from fastapi.responses import JSONResponse
 from sqlalchemy import and_, case, func, select
 
@@ -262,7 +262,10 @@ def order_now(item_id: str, session: SessionDep, user: DeskUser, clock: ClockDep
 
 
 @router.get("/desk/lookup/{ref_key}", name="lookup", summary="Type-ahead search of reference fields: users, groups, configuration items")
-def lookup(request: Request, ref_key: str, session: SessionDep, user: DeskUser, q: str = "", group: int | None = None):
+def lookup(request: Request, ref_key: str, session: SessionDep, user: DeskUser, response: Response, q: str = "", group: int | None = None,
+           limit: int = Query(10, ge=1, le=50), offset: int = Query(0, ge=0)):
+    """The first ``limit`` matches from ``offset`` (the type-ahead asks for 10, the lookup popup pages
+    through them); the number of matches is in the X-Total-Count header."""
     ref = REFS.get(ref_key)
     if ref is None:
         raise HTTPException(status_code=404, detail=f"Nothing to look up in {ref_key}.")
@@ -282,7 +285,8 @@ def lookup(request: Request, ref_key: str, session: SessionDep, user: DeskUser, 
         stmt = stmt.where(User.active.is_(True))
         if group is not None:
             stmt = stmt.where(User.id.in_(select(GroupMember.user_id).where(GroupMember.group_id == group)))
-    stmt = stmt.order_by(case((func.lower(disp).startswith(text, autoescape=True), 0), else_=1), disp).limit(10)
+    response.headers["X-Total-Count"] = str(session.execute(select(func.count()).select_from(stmt.subquery())).scalar_one())
+    stmt = stmt.order_by(case((func.lower(disp).startswith(text, autoescape=True), 0), else_=1), disp, ref.model.id).offset(offset).limit(limit)
     rows = session.execute(stmt).all()
     sub: dict[int, str] = {}
     if ref_key == "sys_user" and rows:

@@ -247,14 +247,7 @@
       optionId: (k) => `${box.id || "lk"}-opt-${k}`,
       optionData: (it) => ({ value: it.id, label: it.label, item: JSON.stringify(it) }),
       emptyText: "No results for",
-      onChoose(it) {
-        seq++;  // a search still in flight must not reopen the list over the chosen value
-        hidden.value = it.id;
-        $(".pill-label", pill).textContent = it.label;
-        pill.hidden = false; input.hidden = true; list.hidden = true;
-        input.setAttribute("aria-expanded", "false");
-        hidden.dispatchEvent(new Event("change", { bubbles: true }));
-      },
+      onChoose: (it) => onChosen(it),
     });
     async function search() {
       const my = ++seq;
@@ -273,6 +266,78 @@
     if (clear) clear.addEventListener("click", (ev) => {
       ev.preventDefault(); hidden.value = ""; pill.hidden = true; input.hidden = false; input.value = ""; input.focus();
     });
+    const opener = $("[data-lookup-popup]", box);
+    if (opener) opener.addEventListener("click", (ev) => {
+      ev.preventDefault();
+      sl.close();
+      openLookupPopup(box.dataset.lookupUrl, opener.dataset.lookupPopup, input.hidden ? "" : input.value, (it) => { sl.close(); onChosen(it); });
+    });
+    function onChosen(it) {
+      seq++;  // a search still in flight must not reopen the list over the chosen value
+      hidden.value = it.id;
+      $(".pill-label", pill).textContent = it.label;
+      pill.hidden = false; input.hidden = true; list.hidden = true;
+      input.setAttribute("aria-expanded", "false");
+      hidden.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+  }
+
+  // ---- the lookup popup: every record a reference field can take, searched and paged ----------------
+  // One dialog per page, built on first use; rows come from the field's lookup URL
+  // (?q=&limit=&offset=, the total in X-Total-Count). Choosing a row fills the field and closes it.
+  const POPUP_PAGE = 20;
+  function openLookupPopup(url, title, query, choose) {
+    let dlg = document.getElementById("lookup-popup");
+    if (!dlg) {
+      dlg = document.createElement("dialog");
+      dlg.id = "lookup-popup"; dlg.className = "modal lookup-popup"; dlg.setAttribute("aria-labelledby", "lookup-popup-title");
+      dlg.innerHTML = `<div class="modal-header"><h2 id="lookup-popup-title"></h2>
+          <button class="btn icon-only close" type="button" data-dialog-close aria-label="Close"><svg class="icon" aria-hidden="true" focusable="false"><use href="#i-close"></use></svg></button></div>
+        <div class="modal-body">
+          <form class="lookup-search" role="search" aria-label="Search the list"><label for="lookup-popup-q">Search</label>
+            <input id="lookup-popup-q" type="search" autocomplete="off"><button class="btn" type="submit">Search</button></form>
+          <div class="table-wrap"><table class="data"><thead><tr><th scope="col">Name</th><th scope="col">Details</th></tr></thead><tbody></tbody></table></div>
+          <nav class="pagination" aria-label="Pagination"><button class="btn small" type="button" data-prev aria-label="Previous page">Previous</button>
+            <span data-range role="status"></span><button class="btn small" type="button" data-next aria-label="Next page">Next</button></nav>
+        </div>`;
+      document.body.appendChild(dlg);
+    }
+    const q = $("#lookup-popup-q", dlg), body = $("tbody", dlg), range = $("[data-range]", dlg);
+    const prev = $("[data-prev]", dlg), next = $("[data-next]", dlg);
+    let offset = 0, seq = 0;
+    $("#lookup-popup-title", dlg).textContent = title;
+    q.value = query || "";
+    async function load() {
+      const my = ++seq;
+      const u = new URL(url, location.href);
+      u.searchParams.set("q", q.value);
+      u.searchParams.set("limit", String(POPUP_PAGE));
+      u.searchParams.set("offset", String(offset));
+      const res = await fetch(u, { headers: { Accept: "application/json" } });
+      if (my !== seq || !res.ok) return;
+      const items = await res.json();
+      const total = Number(res.headers.get("X-Total-Count") || items.length);
+      body.innerHTML = "";
+      items.forEach((it) => {
+        const tr = document.createElement("tr");
+        const a = document.createElement("a"); a.href = "#"; a.textContent = it.label;
+        a.addEventListener("click", (e) => { e.preventDefault(); dlg.close(); choose(it); });
+        const td1 = document.createElement("td"); td1.appendChild(a);
+        const td2 = document.createElement("td"); td2.textContent = it.sublabel || "";
+        tr.append(td1, td2); body.appendChild(tr);
+      });
+      if (!items.length) { const tr = document.createElement("tr"); const td = document.createElement("td"); td.colSpan = 2; td.textContent = "No records to display"; tr.appendChild(td); body.appendChild(tr); }
+      range.textContent = total ? `${offset + 1} to ${offset + items.length} of ${total}` : "0 records";
+      prev.disabled = offset === 0; next.disabled = offset + items.length >= total;
+      dlg.dataset.loaded = String(my);
+    }
+    dlg.onsubmit = (e) => { e.preventDefault(); offset = 0; load(); };
+    prev.onclick = () => { offset = Math.max(0, offset - POPUP_PAGE); load(); };
+    next.onclick = () => { offset += POPUP_PAGE; load(); };
+    delete dlg.dataset.loaded;
+    if (!dlg.open) dlg.showModal();
+    q.focus();
+    load();
   }
 
   // ---- recipient wells: To, Cc, Bcc (and attendees) with type-ahead on the last address -------------

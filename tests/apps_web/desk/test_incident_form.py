@@ -145,3 +145,36 @@ def test_assign_to_me_and_closed_is_read_only(fresh, live_host) -> None:
     expect(page.get_by_text("it can no longer be changed")).to_be_visible()
     expect(form(page).get_by_role("button", name="Update", exact=True)).to_have_count(0)
     expect(form(page).get_by_role("combobox", name="State", exact=True)).to_be_disabled()
+
+
+def test_reference_lookup_popup_pages_searches_and_fills_the_field(fresh, live_host) -> None:
+    world, page = fresh
+    inc_id, old_caller = world.one("SELECT id, caller_id FROM desk_incident WHERE state = 'In Progress' ORDER BY id")
+    users = world.one("SELECT count(*) FROM identity_user WHERE active")[0]
+    target_id, first, last = world.one("""SELECT id, first_name, last_name FROM identity_user u WHERE active AND id != ?
+                                          AND (SELECT count(*) FROM identity_user x WHERE x.last_name = u.last_name) = 1 ORDER BY id DESC""", old_caller)
+    assert users > 40
+    page.goto(live_host.url("desk", f"/incident.do?sys_id={inc_id}"))
+    form(page).get_by_role("button", name="Look up value for field: Caller", exact=True).click()
+    popup = page.get_by_role("dialog", name="Caller")
+    expect(popup.get_by_role("status")).to_have_text(f"1 to 20 of {users}")
+    expect(popup.get_by_role("row")).to_have_count(21)  # the header and a page of people
+    expect(popup.get_by_role("button", name="Previous page")).to_be_disabled()
+    popup.get_by_role("button", name="Next page").click()
+    expect(popup.get_by_role("status")).to_have_text(f"21 to 40 of {users}")
+    popup.get_by_role("searchbox", name="Search").fill(last)
+    popup.get_by_role("searchbox", name="Search").press("Enter")
+    expect(popup.get_by_role("status")).to_have_text("1 to 1 of 1")
+    popup.get_by_role("link", name=f"{first} {last}", exact=True).click()
+    expect(popup).to_be_hidden()
+    expect(form(page).get_by_text(f"{first} {last}", exact=True)).to_be_visible()  # the chosen pill
+    assert world.one("SELECT caller_id FROM desk_incident WHERE id = ?", inc_id)[0] == old_caller  # nothing saved yet
+    form(page).get_by_role("button", name="Save", exact=True).click()
+    expect(page.get_by_role("status").first).to_be_visible()
+    assert world.one("SELECT caller_id FROM desk_incident WHERE id = ?", inc_id)[0] == target_id
+    # Nothing matches: the popup says so.
+    form(page).get_by_role("button", name="Look up value for field: Caller", exact=True).click()
+    popup.get_by_role("searchbox", name="Search").fill("zzqx-nobody")
+    popup.get_by_role("button", name="Search", exact=True).click()
+    expect(popup).to_contain_text("No records to display")
+    expect(popup.get_by_role("status")).to_have_text("0 records")
