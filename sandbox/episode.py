@@ -559,9 +559,9 @@ class Episode:
         watch = self.watch
         extra: dict[str, Any] = {}
         shot = None
-        # Without screenshots in the observation, only the episode's last frame is kept (the
-        # verifier's final screenshot): a capture per step would cost a render and an encode for nothing.
-        if png is None and not watch.closed and (opts.screenshot != "none" or self.done):
+        # Even without screenshots in the observation, the capture renders a fresh frame: a wheel scroll
+        # reaches the page's layout only with the next frame, and the next step reads that layout.
+        if png is None and not watch.closed:
             shot = asyncio.ensure_future(capture_png(watch.cdp, fast=opts.fast_png))
         state = asyncio.ensure_future(watch.check()) if settled is None and not watch.closed else None
         # While Chromium renders the frame: the world's changes, and the page's url and title.
