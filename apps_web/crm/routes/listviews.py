@@ -107,10 +107,8 @@ async def rename_view(view_id: int, request: Request, session: SessionDep, user:
     if errors:
         return _again(request, session, user, clock, lv.object_type, LV.view_key(lv),
                       {"dialog": "lv-rename", "values": {"name": name, "api_name": api_name}, "errors": errors})
-    lv.name, lv.api_name, lv.updated_at = name, api_name, clock.now
-    session.add(lv)
-    session.commit()
-    return redirect(request, _url(lv), toast=f'List view "{lv.name}" was saved.')
+    lv.name, lv.api_name = name, api_name
+    return _saved(request, session, clock, lv)
 
 
 @router.post("/listviews/{view_id:int}/sharing")
@@ -123,10 +121,16 @@ async def share_view(view_id: int, request: Request, session: SessionDep, user: 
                    else "Select who sees this list view.")
         return _again(request, session, user, clock, lv.object_type, LV.view_key(lv),
                       {"dialog": "lv-sharing", "values": {"visibility": requested}, "errors": {"visibility": message}})
-    lv.visibility, lv.updated_at = requested, clock.now
+    lv.visibility = requested
+    return _saved(request, session, clock, lv, f'Sharing settings for "{lv.name}" were saved.')
+
+
+def _saved(request: Request, session, clock, lv, toast: str | None = None) -> Response:  # noqa: ANN001
+    """Store a list view the user changed and go back to it with the product's toast."""
+    lv.updated_at = clock.now
     session.add(lv)
     session.commit()
-    return redirect(request, _url(lv), toast=f'Sharing settings for "{lv.name}" were saved.')
+    return redirect(request, _url(lv), toast=toast or f'List view "{lv.name}" was saved.')
 
 
 @router.post("/listviews/{view_id:int}/fields")
@@ -145,10 +149,8 @@ async def view_fields(view_id: int, request: Request, session: SessionDep, user:
     if error:
         return _again(request, session, user, clock, lv.object_type, LV.view_key(lv),
                       {"dialog": "lv-fields", "values": {"columns": [c for c in cols if c in spec.fields]}, "errors": {"columns": error}})
-    lv.columns, lv.updated_at = ",".join(cols), clock.now
-    session.add(lv)
-    session.commit()
-    return redirect(request, _url(lv), toast=f'List view "{lv.name}" was saved.')
+    lv.columns = ",".join(cols)
+    return _saved(request, session, clock, lv)
 
 
 @router.post("/listviews/{view_id:int}/filters")
