@@ -231,14 +231,10 @@ async def run(console: Console) -> None:
         # Each reset follows a short episode (3 steps): the spare context for the next episode is
         # prepared meanwhile. A model agent thinks between steps (0.5 s here, a fast one), which gives
         # the spare time to be ready; "back to back" resets leave it none.
-        for label, app, path, steps, think in (
-            ("reset (playground /counter)", "playground", "/counter", 3, 0.0),
-            ("reset (CRM home)", "crm", "/", 3, 0.0),
-            ("reset (CRM home), after 0.5 s of agent time", "crm", "/", 3, 0.5),
-            ("reset (CRM home), back to back", "crm", "/", 0, 0.0),
-        ):
+        async def resets(app: str, path: str, steps: int, think: float) -> tuple[Any, list[float], dict[str, list[float]]]:
+            """RESETS timed resets (after 2 warm-ups), each followed by ``steps`` steps and ``think`` s of agent time."""
             env = make_async_env(app, path, "bench", runtime=runtime, observe=ObserveOptions(screenshot="png"))
-            samples = []
+            samples: list[float] = []
             parts: dict[str, list[float]] = {}
             for k in range(RESETS + 2):
                 t = time.perf_counter()
@@ -251,6 +247,15 @@ async def run(console: Console) -> None:
                     await env.step({"action": "mouse_move", "x": 600 + k % 7, "y": 500})
                 if think:
                     await asyncio.sleep(think)  # the agent's model call, not a wait for the page
+            return env, samples, parts
+
+        for label, app, path, steps, think in (
+            ("reset (playground /counter)", "playground", "/counter", 3, 0.0),
+            ("reset (CRM home)", "crm", "/", 3, 0.0),
+            ("reset (CRM home), after 0.5 s of agent time", "crm", "/", 3, 0.5),
+            ("reset (CRM home), back to back", "crm", "/", 0, 0.0),
+        ):
+            env, samples, parts = await resets(app, path, steps, think)
             await env.close()
             results[label] = (samples, {k: statistics.median(v) for k, v in parts.items()})
 
@@ -270,16 +275,7 @@ async def run(console: Console) -> None:
         from apps_web.identity import browser_cookies
 
         for app, path in APP_HOMES:
-            env = make_async_env(app, path, "bench", runtime=runtime, observe=ObserveOptions(screenshot="png"))
-            samples = []
-            for k in range(RESETS + 2):
-                t = time.perf_counter()
-                await env.reset(seed=0)
-                if k >= 2:
-                    samples.append((time.perf_counter() - t) * 1000)
-                for _ in range(3):
-                    await env.step({"action": "mouse_move", "x": 600 + k % 7, "y": 500})
-                await asyncio.sleep(0.5)
+            env, samples, _parts = await resets(app, path, 3, 0.5)
             world_id, username = env.episode.world.id, env.episode.username
             page_url = host.url(app, path)
 
