@@ -24,6 +24,7 @@ from .actions.scale import off_screen
 from .actions.urls import AppUrls
 from .context import BrowserSettings, final_user_of
 from .execute import FINAL_ACTIONS, PASSIVE_ACTIONS, ExecResult, Executor
+from .files import EpisodeFiles
 from .observe import (
     Element,
     ObserveOptions,
@@ -31,6 +32,7 @@ from .observe import (
     blank_screenshot,
     capture_png,
     encode_screenshot,
+    next_frame,
     parse_snapshot,
 )
 from .settle import PageWatch, SettleBudget, SettleResult
@@ -186,6 +188,11 @@ class Episode:
     # data) and ``restore(state)`` (see sandbox.checkpoint); the co-workers' engine is "coworkers".
     extensions: dict[str, Any] = field(default_factory=dict)
     origin: dict[str, Any] | None = None  # the checkpoint a resumed episode started from
+    files: EpisodeFiles = field(default_factory=EpisodeFiles)  # the agent's downloads and uploads
+
+    def __post_init__(self) -> None:
+        self.executor.files = self.files
+        self.files.attach(self.watch.page)
 
     # -- creation ------------------------------------------------------------------------------------
     @classmethod
@@ -311,6 +318,7 @@ class Episode:
         return await save(self, path, overwrite=overwrite)
 
     def _on_page(self, page: Any) -> None:
+        self.files.attach(page)
         self._new_pages.append(page)
         if self._page_event is not None:
             self._page_event.set()
@@ -411,6 +419,7 @@ class Episode:
                     png = None
         else:
             t_act = time.perf_counter()
+        await self.files.settle()  # a download the action started is on the agent's disk before it looks
         coworkers = self.extensions.get("coworkers")
         if coworkers is not None and parsed is not None and error is None:
             delivered = coworkers.after_step(persona=self.username, action_name=parsed.action)
@@ -447,6 +456,14 @@ class Episode:
             info["coworkers"] = delivered
         if result.cut:
             info["cut"] = True
+        files = self.files.names()
+        if files:
+            info["files"] = files
+        chooser = self.files.pending()
+        if chooser is not None:
+            info["file_chooser"] = chooser
+        if self.files.errors:
+            info["download_errors"], self.files.errors = self.files.errors, []
         if settled is not None and settled.timed_out:
             info["settle"] = "; ".join(settled.detail)
         line = {"step": self.steps, "action": info["action"], "url": obs["url"], "error": result.error}
@@ -559,10 +576,15 @@ class Episode:
         watch = self.watch
         extra: dict[str, Any] = {}
         shot = None
-        # Even without screenshots in the observation, the capture renders a fresh frame: a wheel scroll
-        # reaches the page's layout only with the next frame, and the next step reads that layout.
+        frame = None
         if png is None and not watch.closed:
-            shot = asyncio.ensure_future(capture_png(watch.cdp, fast=opts.fast_png))
+            if opts.screenshot != "none" or self.done:  # the last frame is the verifier's final screenshot
+                shot = asyncio.ensure_future(capture_png(watch.cdp, fast=opts.fast_png))
+            else:
+                # No screenshot wanted, but a frame still must be produced: a wheel scroll reaches the
+                # page's layout only with the next frame, and the next step reads that layout. Waiting
+                # for the frame costs about a sixth of capturing it (no raster read-back, no encode).
+                frame = asyncio.ensure_future(next_frame(watch.cdp))
         state = asyncio.ensure_future(watch.check()) if settled is None and not watch.closed else None
         # While Chromium renders the frame: the world's changes, and the page's url and title.
         extra["changes"] = self._changes()
@@ -583,6 +605,8 @@ class Episode:
                 png = await shot
             except Exception as exc:
                 extra["screenshot_error"] = str(exc).splitlines()[0]
+        if frame is not None:
+            await frame
         self.last_png = png
         if png is not None:
             if opts.screenshot == "array":
@@ -683,6 +707,7 @@ class Episode:
             await self.context.close()
         except Exception:
             pass
+        self.files.close()
         if not self.keep_world:
             self.runtime.store.drop(self.world)
 
