@@ -101,7 +101,7 @@ def context_options(host: AppHost, settings: BrowserSettings, blackhole: Blackho
         "reduced_motion": "reduce" if settings.reduced_motion else "no-preference",
         "color_scheme": "light",
         "service_workers": "block",
-        "accept_downloads": False,
+        "accept_downloads": True,  # saved to the episode's files (sandbox.files) for upload_file
     }
     if settings.block_external and blackhole is not None:
         # Only the app host bypasses the dead proxy; Playwright adds "<-loopback>" so that other

@@ -89,6 +89,7 @@ class Executor:
         self.buttons_down: set[str] = set()  # held by the agent on purpose (left_mouse_down)
         self.keys_held: list[str] = []  # Playwright key names pressed and not yet released
         self.buttons_held: list[str] = []  # buttons pressed during the running action
+        self.files: Any = None  # the episode's EpisodeFiles (sandbox.files): upload_file answers its chooser
 
     # -- checks --------------------------------------------------------------------------------------
     def _point(self, x: int | None, y: int | None, what: str = "coordinate") -> tuple[int, int]:
@@ -251,6 +252,10 @@ class Executor:
                     raise ActionFailed("the left mouse button is not down; send left_mouse_down first")
                 await mouse.up()
                 self.buttons_down.discard("left")
+        elif name == "upload_file":
+            if self.files is None:
+                raise ActionFailed("file upload is not available in this environment")
+            await self.files.choose(list(a.files))
         elif name == "scroll":
             x, y = self._point(a.x, a.y)
             px = a.amount * A.SCROLL_PIXELS_PER_CLICK

@@ -12,6 +12,8 @@ apps=...)`` adds it when asked for). Pages:
 - ``/external``: a page that tries to reach other hosts (blocked by the environment).
 - ``/whoami``: the world and user a request runs as; ``/nocontent`` (204) and ``/download``: links
   whose navigation never commits.
+- ``/upload``: file fields (one file, several files) posted to a page listing what arrived, and the
+  download link, for ``upload_file`` and the episode's files.
 """
 
 from __future__ import annotations
@@ -194,6 +196,35 @@ def nocontent() -> Response:
 @router.get("/download")
 def download() -> Response:
     return Response("a,b\n1,2\n", media_type="text/csv", headers={"Content-Disposition": 'attachment; filename="data.csv"'})
+
+
+_UPLOAD = """
+<h1 class=abs style="left:40px;top:0">Upload</h1>
+<form method=post action=/upload enctype=multipart/form-data>
+  <label class=abs style="left:40px;top:70px">One file <input id=one type=file name=one></label>
+  <label class=abs style="left:40px;top:120px">Several files <input id=many type=file name=many multiple></label>
+  <button id=send class=abs style="left:40px;top:170px;width:120px;height:36px">Upload</button>
+</form>
+<a id=get class=abs href="/download" style="left:40px;top:230px">Download data.csv</a>
+"""
+
+
+@router.get("/upload", response_class=HTMLResponse)
+def upload_page() -> HTMLResponse:
+    return _page("Upload", _UPLOAD)
+
+
+@router.post("/upload", response_class=HTMLResponse)
+async def upload(request: Request) -> HTMLResponse:
+    """The files received, with their sizes and text (the file-chooser tests read them)."""
+    form = await request.form()
+    rows = []
+    for field in ("one", "many"):
+        for f in form.getlist(field):
+            if getattr(f, "filename", ""):
+                data = await f.read()
+                rows.append(f"<li>{field}: {html.escape(f.filename)} ({len(data)} bytes) {html.escape(data.decode(errors='replace'))}</li>")
+    return _page("Uploaded", f"<h1>Uploaded</h1><ul id=received>{''.join(rows)}</ul>")
 
 
 @router.get("/whoami")

@@ -39,6 +39,7 @@ def _press(bid: str, key_comb: str): ...
 def _url(url: str): ...
 def _none(): ...
 def _reason(reason: str): ...
+def _upload(bid: str, file: str | list): ...
 
 
 SUPPORTED: dict[str, Spec] = {
@@ -61,6 +62,7 @@ SUPPORTED: dict[str, Spec] = {
     "press": (_press, "press('88', 'Enter')", "Focus an element, then press a key or combo."),
     "focus": (_bid, "focus('b455')", "Give an element keyboard focus."),
     "clear": (_bid, "clear('996')", "Empty an input or textarea."),
+    "upload_file": (_upload, "upload_file('572', 'data.csv')", "Click a file field or upload button, then choose file(s) of the episode by name."),
     "goto": (_url, "goto('http://crm.localhost/')", "Open a URL."),
     "go_back": (_none, "go_back()", "Go back one page."),
     "go_forward": (_none, "go_forward()", "Go forward one page."),
@@ -72,8 +74,7 @@ UNSUPPORTED: dict[str, str] = {
     "tab_focus": "the sandbox drives a single tab",
     "tab_close": "the sandbox drives a single tab",
     "new_tab": "the sandbox drives a single tab",
-    "upload_file": "file upload is not available",
-    "mouse_upload_file": "file upload is not available",
+    "mouse_upload_file": "click at the point, then upload_file",
     "keyboard_down": "keys cannot stay held between steps; use keyboard_press",
     "keyboard_up": "keys cannot stay held between steps; use keyboard_press",
     "check": "use click on the checkbox",
@@ -246,6 +247,8 @@ _MAPPERS: dict[str, Callable[..., list[BaseAction]]] = {
     "press": lambda bid, key_comb: [_a("focus_element", element_id=_bid_str(bid)), _a("key", key=key_comb)],
     "focus": lambda bid: [_a("focus_element", element_id=_bid_str(bid))],
     "clear": lambda bid: [_a("fill_element", element_id=_bid_str(bid), text="")],
+    "upload_file": lambda bid, file: [_a("click_element", element_id=_bid_str(bid)),
+                                      _a("upload_file", files=[file] if isinstance(file, str) else list(file))],
     "goto": lambda url: [_a("goto", url=url)],
     "go_back": lambda: [_a("back")],
     "go_forward": lambda: [_a("forward")],

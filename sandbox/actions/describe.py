@@ -24,6 +24,7 @@ _GROUPS = (
     ("Mouse, keyboard and screen", None),
     ("Browser", {"goto", "back", "forward"}),
     ("Elements (by id from the accessibility tree or set-of-marks list)", ELEMENT_ACTIONS),
+    ("Files (the episode's downloads, listed in info['files'], go into the file chooser a page opened)", {"upload_file"}),
     ("Finishing the episode", {"answer", "report_infeasible"}),
     ("The apps' tools (where the task allows them; the tools are listed separately)", {"tool_call"}),
 )

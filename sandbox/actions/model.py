@@ -408,6 +408,28 @@ class FocusElement(_Element):
     examples = ({"action": "focus_element", "element_id": "a42"},)
 
 
+MAX_UPLOAD_FILES = 20
+FileName = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=255)]
+
+
+class UploadFile(BaseAction):
+    """Choose files in the file chooser the page has open (after a click on an upload button or a
+    file field), by name among the episode's files (its downloads and the task's files, listed in
+    ``info["files"]``); an empty list cancels the chooser."""
+
+    action: Literal["upload_file"] = "upload_file"
+    files: Annotated[list[FileName], Field(max_length=MAX_UPLOAD_FILES)]
+    examples = ({"action": "upload_file", "files": ["Signed NDA.pdf"]},)
+
+    @field_validator("files")
+    @classmethod
+    def _plain_names(cls, v: list[str]) -> list[str]:
+        for name in v:
+            if "/" in name or "\\" in name or name in (".", ".."):
+                raise ValueError(f"{name!r} is not a file name: give the name only, as info['files'] lists it")
+        return v
+
+
 class Answer(BaseAction):
     """Finish the episode with a final answer for the user."""
 
@@ -445,7 +467,7 @@ _CLASSES: tuple[type[BaseAction], ...] = (
     LeftClick, RightClick, MiddleClick, DoubleClick, TripleClick, MouseMove, LeftClickDrag,
     LeftMouseDown, LeftMouseUp, Scroll, Type, Key, HoldKey, Wait, Screenshot, CursorPosition, Zoom,
     Goto, Back, Forward, ClickElement, FillElement, SelectOption, HoverElement, FocusElement,
-    Answer, ReportInfeasible, ToolCall,
+    UploadFile, Answer, ReportInfeasible, ToolCall,
 )  # fmt: skip
 
 Action = Annotated[Union[_CLASSES], Field(discriminator="action")]  # type: ignore[valid-type]

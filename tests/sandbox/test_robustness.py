@@ -316,6 +316,7 @@ async def main(home, templates):
     try:
         obs, info = await env.reset(seed=0)
         out.append([obs["url"], obs["title"], hashlib.sha256(obs["screenshot"]).hexdigest()])
+        open(home + "/first.png", "wb").write(obs["screenshot"])  # kept to explain a difference
         obs, *_, info = await env.step({"action": "goto", "url": "http://crm.localhost/opportunities/3"})
         out.append([obs["url"], obs["title"], hashlib.sha256(obs["screenshot"]).hexdigest(), obs["last_action_error"]])
         out.append(env.runtime.host.port)
@@ -325,6 +326,14 @@ async def main(home, templates):
 
 asyncio.run(main(sys.argv[1], sys.argv[2]))
 """
+
+
+def _where_they_differ(a: Path, b: Path) -> str:
+    from PIL import Image, ImageChops
+
+    with Image.open(a) as x, Image.open(b) as y:
+        box = ImageChops.difference(x.convert("RGB"), y.convert("RGB")).getbbox()
+    return f"the first screenshots differ in the box {box} (left, top, right, bottom): {a} and {b}"
 
 
 def test_same_task_and_seed_observe_the_same_bytes_in_two_processes(tmp_path, store):  # noqa: ANN001
@@ -338,6 +347,6 @@ def test_same_task_and_seed_observe_the_same_bytes_in_two_processes(tmp_path, st
         runs.append(json.loads(proc.stdout.strip().splitlines()[-1]))
     (first_a, step_a, port_a), (first_b, step_b, port_b) = runs
     assert port_a != port_b  # the ports differ; nothing the agent sees does
-    assert first_a == first_b and first_a[0] == "http://crm.localhost/"
+    assert first_a == first_b and first_a[0] == "http://crm.localhost/", _where_they_differ(tmp_path / "home0" / "first.png", tmp_path / "home1" / "first.png")
     assert step_a == step_b and step_a[0] == "http://crm.localhost/opportunities/3" and step_a[3] == ""
     assert hashlib.sha256(b"").hexdigest() not in (first_a[2], step_a[2])

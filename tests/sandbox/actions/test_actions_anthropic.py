@@ -114,7 +114,7 @@ def test_member_tools_and_extra_tools():
 
 NOT_IN_COMPUTER_TOOL = {
     "goto", "back", "forward", "click_element", "fill_element", "select_option", "hover_element",
-    "focus_element", "answer", "report_infeasible", "tool_call",
+    "focus_element", "answer", "report_infeasible", "tool_call", "upload_file",
 }  # fmt: skip
 EXAMPLES = [parse_action(e) for cls in ACTION_TYPES.values() for e in cls.examples]
 

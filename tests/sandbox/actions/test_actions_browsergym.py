@@ -25,6 +25,7 @@ from sandbox.actions import (
     Scroll,
     SelectOption,
     Type,
+    UploadFile,
     Wait,
     from_browsergym,
 )
@@ -68,6 +69,8 @@ REAL_CALLS = [
     ("focus('b455')", [FocusElement(element_id="b455")]),
     ("clear('996')", [FillElement(element_id="996", text="")]),
     ("goto('http://www.wikipedia.com')", [Goto(url="http://www.wikipedia.com")]),
+    ("upload_file('572', 'data.csv')", [ClickElement(element_id="572"), UploadFile(files=["data.csv"])]),
+    ("upload_file('572', ['a.csv', 'b.pdf'])", [ClickElement(element_id="572"), UploadFile(files=["a.csv", "b.pdf"])]),
     ("go_back()", [Back()]),
     ("go_forward()", [Forward()]),
     ("send_msg_to_user(\"Based on the results of my search, the city was built in 1751.\")",
@@ -100,7 +103,8 @@ def test_several_calls_and_code_fences():
     [
         ("tab_focus(2)", "tab_focus is not supported"),
         ("new_tab()", "Supported: mouse_move"),
-        ("upload_file('a1', '/etc/passwd')", "file upload"),
+        ("upload_file('a1', '/etc/passwd')", "is not a file name: give the name only"),  # no path of this machine
+        ("mouse_upload_file(3, 4, 'a.csv')", "click at the point, then upload_file"),
         ("keyboard_down('Shift')", "keyboard_down is not supported"),
         ("drag_and_drop('a', 'b')", "not supported"),
         ("launch_missiles()", "unknown function 'launch_missiles'"),

@@ -120,7 +120,7 @@ def test_function_call_items_reach_the_extra_actions():
 NO_OPENAI_FORM = {
     "triple_click", "left_mouse_down", "left_mouse_up", "hold_key", "cursor_position", "zoom", "goto",
     "back", "forward", "click_element", "fill_element", "select_option", "hover_element", "focus_element",
-    "answer", "report_infeasible", "tool_call",
+    "answer", "report_infeasible", "tool_call", "upload_file",
 }  # fmt: skip
 EXAMPLES = [parse_action(e) for cls in ACTION_TYPES.values() for e in cls.examples]
 
