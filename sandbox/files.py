@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 SAVE_TIMEOUT_S = 10.0
+CHOOSER_WAIT_S = 2.0  # how long upload_file waits for a chooser the last click may still be opening
 
 
 class EpisodeFiles:
@@ -25,6 +26,7 @@ class EpisodeFiles:
         self.chooser: Any = None  # the pending Playwright FileChooser, if a page opened one
         self._saving: list[asyncio.Future[None]] = []
         self.errors: list[str] = []
+        self._opened: asyncio.Event | None = None
 
     @property
     def folder(self) -> Path:
@@ -39,6 +41,8 @@ class EpisodeFiles:
 
     def _on_chooser(self, chooser: Any) -> None:
         self.chooser = chooser
+        if self._opened is not None:
+            self._opened.set()
 
     def _on_download(self, download: Any) -> None:
         self._saving.append(asyncio.ensure_future(self._save(download)))
@@ -80,6 +84,16 @@ class EpisodeFiles:
         """Answer the open chooser with ``names`` (files of the folder); an empty list cancels it."""
         from .execute import ActionFailed
 
+        if self.chooser is None:
+            # Chromium reports a chooser a moment after the click that opened it (the step may have
+            # settled before): wait for it, bounded.
+            self._opened = asyncio.Event()
+            try:
+                await asyncio.wait_for(self._opened.wait(), CHOOSER_WAIT_S)
+            except asyncio.TimeoutError:
+                pass
+            finally:
+                self._opened = None
         chooser = self.chooser
         if chooser is None:
             raise ActionFailed(
