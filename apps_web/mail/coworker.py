@@ -36,6 +36,8 @@ class MailCoworkers:
         t = diff.table("mail_message")
         sent = [r for r in t.added if not r.get("is_draft") and r.get("sent_at")]
         sent += [u.after for u in t.updated if u.before.get("is_draft") and not u.after.get("is_draft") and u.after.get("sent_at")]
+        # A meeting invitation (or a response, or a cancellation) asks for an answer in the calendar, not a reply by mail.
+        sent = [r for r in sent if not r.get("meeting_type")]
         out: list[Request] = []
         sender = usernames_of(conn, [persona_id]).get(persona_id, "")
         for row in sorted(sent, key=lambda r: r["id"]):

@@ -19,7 +19,7 @@ def register(app: typer.Typer) -> None:
     def build(
         out: Path = typer.Option(..., "--out", "-o", help="The corpus folder (created; an existing one is resumed)."),
         seeds: str = typer.Option(..., "--seeds", "-s", help="Seeds of every template: 0-99 or 0,1,2."),
-        tasks: list[str] = typer.Option([], "--tasks", "-t", help="Selectors, comma-separated or repeated: id globs (crm.*), tag:GLOB, difficulty:GLOB, app:GLOB; !sel excludes. Default: every template."),
+        tasks: list[str] = typer.Option([], "--tasks", "-t", help="Selectors, comma-separated or repeated: id globs (crm.*), tag:GLOB, difficulty:GLOB, category:GLOB, app:GLOB; !sel excludes. Default: every template."),
         workers: int = typer.Option(2, "--workers", "-w", min=1, help="Concurrent episodes on the env pool."),
         full_seeds: int = typer.Option(DEFAULT_FULL_SEEDS, "--full-seeds", min=0, help="A template's first N kept seeds also play every near-miss and generic adversary in the browser."),
         limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Prove at most this many new instances in this run (run again to go on)."),

@@ -13,7 +13,7 @@ def register(app: typer.Typer) -> None:
     def run(
         agent: str = typer.Option("oracle", "--agent", "-a", help="oracle, noop, random, anthropic, openai, or package.module:Class."),
         agent_opt: list[str] = typer.Option([], "--agent-opt", "-o", help="Agent constructor option key=value (repeatable), e.g. -o model=claude-sonnet-4-5."),
-        tasks: list[str] = typer.Option([], "--tasks", "-t", help="Task selectors, comma-separated or repeated: id globs (crm.*), tag:GLOB, difficulty:GLOB, app:GLOB; !selector excludes."),
+        tasks: list[str] = typer.Option([], "--tasks", "-t", help="Task selectors, comma-separated or repeated: id globs (crm.*), tag:GLOB, difficulty:GLOB, category:GLOB, app:GLOB; !selector excludes."),
         seeds: str = typer.Option("0", "--seeds", "-s", help="Seeds: 0-4, 1,3,7 or 0-2,10."),
         workers: int = typer.Option(4, "--workers", "-w", min=1, help="Concurrent episodes (one Chromium, one app host)."),
         max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help="Step limit per episode (default: each task's own)."),

@@ -12,7 +12,7 @@ import typer
 def register(app: typer.Typer) -> None:
     @app.command(rich_help_panel="Evaluate")
     def validate(
-        tasks: list[str] = typer.Option([], "--tasks", "-t", help="Selectors, comma-separated or repeated: id globs (crm.*, *close*), tag:GLOB, difficulty:GLOB, app:GLOB; !sel excludes."),
+        tasks: list[str] = typer.Option([], "--tasks", "-t", help="Selectors, comma-separated or repeated: id globs (crm.*, *close*), tag:GLOB, difficulty:GLOB, category:GLOB, app:GLOB; !sel excludes."),
         seeds: str = typer.Option("0,1,2", "--seeds", "-s", help="Seeds of every template: 0,1,2 or 0-4."),
         workers: int = typer.Option(2, "--workers", "-w", min=1, help="Concurrent episodes on the env pool."),
         repeat: int = typer.Option(1, "--repeat", min=1, help="Run everything this many times; verdicts must not change."),

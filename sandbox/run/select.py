@@ -20,6 +20,7 @@ class TaskInfo:
     difficulty: str | None = None
     tags: tuple[str, ...] = ()
     title: str | None = None
+    category: str | None = None
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
@@ -46,13 +47,15 @@ def catalog(source: Any) -> list[TaskInfo]:
             app = s.get("app") or ""
             tid = s.get("id", "")
             qualified = tid if tid.startswith(f"{app}.") else f"{app}.{tid}"
-            out.append(TaskInfo(id=qualified, app=app, difficulty=s.get("difficulty"), tags=flat_tags(s.get("tags")), title=s.get("title")))
+            out.append(TaskInfo(id=qualified, app=app, difficulty=s.get("difficulty"), tags=flat_tags(s.get("tags")), title=s.get("title"),
+                                category=s.get("category")))
         return sorted(out, key=lambda t: t.id)
     out = []
     for tid in source.ids():
         spec = source.get(tid, 0)
         meta = spec.metadata or {}
-        out.append(TaskInfo(id=spec.id, app=spec.app, difficulty=meta.get("difficulty"), tags=flat_tags(meta.get("tags")), title=meta.get("title")))
+        out.append(TaskInfo(id=spec.id, app=spec.app, difficulty=meta.get("difficulty"), tags=flat_tags(meta.get("tags")), title=meta.get("title"),
+                            category=meta.get("category")))
     return sorted(out, key=lambda t: t.id)
 
 
@@ -60,8 +63,9 @@ def select_tasks(tasks: Iterable[TaskInfo], selectors: str | list[str] | None) -
     """Tasks matching the selectors.
 
     Selectors are separated by commas (or given as a list): an id glob (``crm.*``, ``*close*``),
-    ``tag:GLOB``, ``difficulty:GLOB`` or ``app:GLOB``. Id globs add tasks (all tasks when there is
-    none); ``tag:``, ``difficulty:`` and ``app:`` selectors then keep only the tasks matching each.
+    ``tag:GLOB``, ``difficulty:GLOB``, ``category:GLOB`` (``category:long-horizon``) or ``app:GLOB``.
+    Id globs add tasks (all tasks when there is none); the other selectors then keep only the tasks
+    matching each.
     A ``!`` before a selector excludes what it matches.
     """
     tasks = list(tasks)
@@ -73,16 +77,16 @@ def select_tasks(tasks: Iterable[TaskInfo], selectors: str | list[str] | None) -
         negate = token.startswith("!")
         token = token[1:] if negate else token
         kind, sep, pattern = token.partition(":")
-        if sep and kind in ("tag", "difficulty", "app"):
+        if sep and kind in ("tag", "difficulty", "category", "app"):
             (exclude if negate else filters).append((kind, pattern))
         elif sep:
-            raise SelectionError(f"unknown task selector {token!r}: use an id glob, tag:GLOB, difficulty:GLOB or app:GLOB")
+            raise SelectionError(f"unknown task selector {token!r}: use an id glob, tag:GLOB, difficulty:GLOB, category:GLOB or app:GLOB")
         else:
             (exclude if negate else include).append(("id", token))
 
     def hit(task: TaskInfo, kind: str, pattern: str) -> bool:
         values = {"id": (task.id, task.id.partition(".")[2]), "tag": task.tags,
-                  "difficulty": (task.difficulty or "",), "app": (task.app,)}[kind]  # fmt: skip
+                  "difficulty": (task.difficulty or "",), "category": (task.category or "",), "app": (task.app,)}[kind]  # fmt: skip
         return any(fnmatch.fnmatchcase(str(v).lower(), pattern.lower()) for v in values)
 
     chosen = [t for t in tasks if not include or any(hit(t, k, p) for k, p in include)]

@@ -291,6 +291,24 @@ def test_a_shared_mailbox_is_answered_by_its_member_from_the_shared_address(worl
     assert row is not None and row[0] == "inbox" and "March 12" in row[1]
 
 
+def test_a_meeting_invitation_is_answered_in_the_calendar_not_by_a_mail_reply(world) -> None:  # noqa: ANN001
+    w, conn = world
+    rep, manager, _ = _people(conn)
+    lead = {"user": manager, "delay": "10m", "knows": [{"topic": ["kickoff"], "about": "Globex", "answer": "The Globex kickoff suits me on Thursday."}]}
+    cw = Coworkers.from_spec([lead], [], {"per_step": "1m"}, seed=2)
+    cw.attach(conn)
+    # the calendar sends an invitation as a mail, then marks it as the event's request (as events.save does)
+    _mail(conn, rep, manager, "Globex kickoff", "Globex kickoff call", cw.now)
+    conn.execute("update mail_message set meeting_type = 'request' where subject = 'Globex kickoff'")
+    conn.commit()
+    _mail(conn, rep, manager, "Globex kickoff date", "Which day suits you for the Globex kickoff?", cw.now)
+    cw.after_step(conn, persona=rep, action_name="click")
+    assert [(p["actor"], p["decision"]) for p in cw.pending()] == [(manager, "answer")]  # the question only
+    cw.after_step(conn, persona=rep, action_name="wait")
+    assert conn.execute("select count(*) from mail_message where subject = 'RE: Globex kickoff'").fetchone()[0] == 0
+    assert conn.execute("select count(*) from mail_message where subject = 'RE: Globex kickoff date'").fetchone()[0] == 2
+
+
 def _mail_to(conn, sender: str, address: str, subject: str, text: str, at: datetime) -> None:  # noqa: ANN001
     from apps_web.mail.compose import ComposeForm, send
     from apps_web.mail.mailbox import mailbox_for

@@ -46,7 +46,7 @@ def test_seeds_and_selectors():
         parse_seeds("4-1")
     with pytest.raises(SelectionError):
         parse_seeds("a")
-    tasks = [TaskInfo("crm.close-won", "crm", "easy", ("path",)), TaskInfo("crm.mass-update", "crm", "hard", ("list", "mass")),
+    tasks = [TaskInfo("crm.close-won", "crm", "easy", ("path",)), TaskInfo("crm.mass-update", "crm", "hard", ("list", "mass"), category="mass-update"),
              TaskInfo("desk.reply", "desk", "medium", ("mail",))]  # fmt: skip
     ids = lambda sel: [t.id for t in select_tasks(tasks, sel)]  # noqa: E731
     assert ids(None) == ["crm.close-won", "crm.mass-update", "desk.reply"]
@@ -54,6 +54,7 @@ def test_seeds_and_selectors():
     assert ids(["tag:mass"]) == ["crm.mass-update"] and ids("crm.*,difficulty:easy") == ["crm.close-won"]
     assert ids("close-won") == ["crm.close-won"] and ids("app:desk") == ["desk.reply"]
     assert ids("!tag:path") == ["crm.mass-update", "desk.reply"]
+    assert ids("category:mass-*") == ["crm.mass-update"] and ids("crm.*,!category:mass-update") == ["crm.close-won"]
     with pytest.raises(SelectionError, match="no task matches"):
         select_tasks(tasks, "nothing*")
     with pytest.raises(SelectionError, match="unknown task selector"):

@@ -7,7 +7,9 @@ varies between templates), and the generic adversaries, which replay the oracle,
 ``ADVERSARY_EVERY`` (a fixed share of each app). The full run (every near-miss and adversary, three
 seeds, twice) is `sandbox validate --seeds 0,1,2 --repeat 2` (tasks/README.md). One test per app, so
 the test workers share the work. The long-horizon templates (many apps, 50-150 oracle steps) have a
-test of their own without the generic adversaries, which would replay every long oracle again.
+test of their own: every one's no-op agent and direct near-misses (graded without a browser), and the GUI
+oracle of a fixed few (``LONG_GUI``), so adding long templates does not make CI slower. The full check of
+the long templates is `sandbox validate -t 'category:long-horizon' -s 0,1,2 -w 2` (tasks/README.md).
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ ADVERSARY_EVERY = int(os.environ.get("SANDBOX_VALIDATE_ADVERSARY_EVERY", "7"))
 # The folders that hold task files (tasks/ also holds Python packages, e.g. tasks/corpus).
 APPS = sorted(p.name for p in TASKS_DIR.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")) and any(p.glob("*.yaml")))
 LONG = "long-horizon"
+# The long templates whose GUI oracle CI plays (at most 3, fixed so every run proves the same ones): one
+# without co-workers, one whose manager approves by mail, one whose engineer answers in chat.
+LONG_GUI = ("crm.long-onboard-won-customer", "mail.long-renewal-discount-approval", "crm.long-case-escalation-root-cause")
 PART = 14  # templates per test: an app is split so that the test workers share its validation evenly
 
 
@@ -58,6 +63,12 @@ def ci_sample(task: str, jobs: list[Job]) -> list[Job]:
     gui = [j for j in jobs if not j.should_pass and j.kind != ADVERSARY and j.via == "gui"]
     keep = gui[zlib.crc32(task.encode()) % len(gui)] if gui else None
     return [j for j in jobs if j not in gui or j is keep]
+
+
+def long_ci_sample(jobs: list[Job]) -> list[Job]:
+    """The long templates' jobs in the CI sample: the no-op agent and the near-misses graded without a
+    browser for every template, the oracles (and GUI near-misses) only for ``LONG_GUI``."""
+    return [j for j in jobs if j.task in LONG_GUI or (not j.should_pass and j.via != "gui")]
 
 
 def _explain(report) -> str:  # noqa: ANN001
@@ -89,14 +100,29 @@ def test_every_template_validates_at_seed_0(registry: TaskRegistry, runtime, app
 def test_long_horizon_templates_validate_at_seed_0(registry: TaskRegistry, runtime) -> None:  # noqa: ANN001
     ids = [t for t in registry.task_ids() if registry.task(t).template.category == LONG]
     assert ids, "no long-horizon templates"
-    report = run(validate_async(registry, ids, [0], workers=WORKERS, quick=True, runtime=runtime, with_adversaries=False))
+    jobs = long_ci_sample(plan(registry, ids, [0], with_adversaries=False))
+    report = run(validate_async(registry, ids, [0], workers=WORKERS, quick=True, runtime=runtime, jobs=jobs))
     assert report.ok, f"{len(report.disagreements)} disagreement(s), confusion {report.confusion()}:\n{_explain(report)}"
     oracles = [o for o in report.outcomes if o.should_pass]
-    assert len(oracles) == len(ids) + sum(1 for t in ids if registry.task(t).template.tool_oracle)
+    assert len(oracles) == len(LONG_GUI) + sum(1 for t in LONG_GUI if registry.task(t).template.tool_oracle)
     assert all(o.passed for o in oracles)
+    assert {o.task for o in report.outcomes if o.solution == "noop"} == set(ids)  # every long template is graded
     # partial credit: each long task's incomplete near-misses earn some of the milestones, not all
     partial = [o for o in report.outcomes if o.kind == "incomplete"]
     assert partial and all(0 < o.score < 1 for o in partial), _explain(report)
+
+
+def test_the_long_ci_sample_is_small_fixed_and_browserless_beyond_it(registry: TaskRegistry) -> None:
+    ids = [t for t in registry.task_ids() if registry.task(t).template.category == LONG]
+    assert 1 <= len(LONG_GUI) <= 3 and set(LONG_GUI) <= set(ids), "LONG_GUI must name at most 3 long-horizon templates"
+    other = next(t for t in ids if t not in LONG_GUI)
+    jobs = [Job(t, 0, sol, kind, via) for t in (LONG_GUI[0], other)
+            for sol, kind, via in [("oracle", "oracle", "gui"), ("noop", "noop", "none"), ("half", "incomplete", "direct"),
+                                   ("cheat", "other", "answer"), ("late", "other", "gui")]]
+    kept = long_ci_sample(jobs)
+    assert [(j.task, j.solution) for j in kept] == [(LONG_GUI[0], s) for s in ("oracle", "noop", "half", "cheat", "late")] + [
+        (other, s) for s in ("noop", "half", "cheat")]
+    assert long_ci_sample(jobs) == kept  # the same sample every run
 
 
 def test_the_templates_cover_every_category(registry: TaskRegistry) -> None:
