@@ -43,4 +43,5 @@ NAV_TABS: list[tuple[str, str]] = [
     ("Opportunities", "/opportunities"),
     ("Cases", "/cases"),
     ("Reports", "/reports"),
+    ("Dashboards", "/dashboards"),
 ]
