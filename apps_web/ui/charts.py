@@ -167,6 +167,7 @@ def column_chart(
     height: int = 220,
     color: str = PALETTE[0],
     chart_id: str | None = None,
+    value_fmt: Callable[[float], str] | None = None,
 ) -> Markup:
     """A vertical bar (column) chart: one column per bar, its value above it and its label below;
     every column has a tooltip (``data-tip``) and, when it links somewhere, an accessible name with
@@ -198,7 +199,7 @@ def column_chart(
         out.append(f'<g class="bar" data-label="{escape(b.label)}" data-value="{b.value:.2f}">')
         out.append(f'<a href="{escape(b.href)}" aria-label="{escape(tip)}">{rect}</a>' if b.href else rect)
         cx = x + bar_w / 2
-        out.append(f'<text class="bar-value" x="{cx:.1f}" y="{base - h - 4:.1f}" text-anchor="middle">{escape(fmt(b.value))}</text>')
+        out.append(f'<text class="bar-value" x="{cx:.1f}" y="{base - h - 4:.1f}" text-anchor="middle">{escape((value_fmt or fmt)(b.value))}</text>')
         out.append(f'<text class="bar-label" x="{cx:.1f}" y="{base + 14}" text-anchor="middle">{escape(_truncate(b.label, max_chars))}</text>')
         out.append("</g>")
     if not bars:
@@ -226,7 +227,7 @@ def gauge_chart(
     cid = chart_id or "chart-" + (re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or "x")
     height = int(width * 0.62)
     cx, cy = width / 2, width / 2 - 10
-    r_out, r_in = width / 2 - 16, width / 2 - 46
+    r_out, r_in = width / 2 - 40, width / 2 - 70
     span = (hi - lo) or 1
 
     def pt(v: float, r: float) -> tuple[float, float]:

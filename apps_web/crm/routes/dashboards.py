@@ -128,11 +128,11 @@ def _draw(r: D.Rendered, cid: str) -> Markup:
         if comp.display == "bar":
             return bar_chart(bars, title=title, fmt=exact, chart_id=cid, width=440, label_width=150, tooltips=True)
         if comp.display == "column":
-            return column_chart(bars, title=title, fmt=exact, chart_id=cid)
+            return column_chart(bars, title=title, fmt=exact, chart_id=cid, width=560, value_fmt=fmt)
         return pie_chart(bars, title=title, fmt=exact, chart_id=cid, size=200, donut=True, center=fmt(r.total))
     if comp.display == "gauge":
         return gauge_chart(r.total, title=comp.title or title, lo=comp.min_value or 0, b1=comp.breakpoint1 or 0, b2=comp.breakpoint2 or 0,
-                           hi=comp.max_value or 1, fmt=exact, chart_id=cid)
+                           hi=comp.max_value or 1, fmt=exact, chart_id=cid, width=300)
     return Markup("")
 
 
