@@ -30,7 +30,7 @@ from ...identity.models import User
 from ...ui import fmt_datetime, money, number, redirect, render
 from ...ui.charts import Bar, bar_chart, column_chart, gauge_chart, pie_chart, short_money
 from .. import dashboards as D
-from ..models import Dashboard, DashboardComponent, DashboardFilter, DashboardFolder, Territory
+from ..models import Dashboard, DashboardComponent, DashboardFilter, Territory
 from ..reports import RANGES
 
 router = APIRouter(include_in_schema=False)
