@@ -309,6 +309,7 @@ def delete_dashboard(request: Request, dash_id: int, session: SessionDep, user: 
     dash = _dashboard(session, user, dash_id, edit=True)
     for row in _components(session, dash) + _filters(session, dash):
         session.delete(row)
+    session.flush()  # children first: the foreign keys are enforced
     name = dash.name
     session.delete(dash)
     session.commit()

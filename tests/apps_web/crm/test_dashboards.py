@@ -136,3 +136,25 @@ def test_read_only_folder_refuses_edits_on_the_server(as_role, live_host) -> Non
     # The Service Team folder is shared with Editor access: the rep may change its dashboards.
     page.goto(live_host.url("crm", "/dashboards/2"))
     expect(page.get_by_role("link", name="Edit")).to_be_visible()
+
+
+def test_rename_refuses_blank_name_and_delete_cascades(as_role, live_host) -> None:
+    world, page, _me = as_role("support_manager")
+    page.goto(live_host.url("crm", "/dashboards/2"))
+    page.get_by_role("link", name="Edit").click()
+    page.get_by_label("Name").fill("")
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.locator("#dash-name-err")).to_have_text("A dashboard must have a name.")
+    assert world.one("SELECT name FROM crm_dashboard WHERE id = 2")[0] == "Service Overview"
+    page.get_by_label("Name").fill("Service Overview (EMEA)")
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.get_by_text('Dashboard "Service Overview (EMEA)" was saved.')).to_be_visible()
+    page.get_by_role("button", name="Remove filter Owner").click()
+    expect(page.get_by_text('Filter "Owner" was removed.')).to_be_visible()
+    assert world.one("SELECT count(*) FROM crm_dashboard_filter WHERE dashboard_id = 2")[0] == 0
+    page.get_by_role("link", name="Done").click()
+    page.get_by_role("button", name="Delete").click()
+    page.get_by_role("dialog", name="Delete Dashboard").get_by_role("button", name="Delete").click()
+    expect(page.get_by_text('Dashboard "Service Overview (EMEA)" was deleted.')).to_be_visible()
+    assert world.one("SELECT count(*) FROM crm_dashboard WHERE id = 2")[0] == 0
+    assert world.one("SELECT count(*) FROM crm_dashboard_component WHERE dashboard_id = 2")[0] == 0
