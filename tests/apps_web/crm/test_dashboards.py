@@ -5,6 +5,7 @@ refuses bad input with Salesforce's messages, and a user without edit access is 
 from __future__ import annotations
 
 import re
+from contextlib import closing
 
 import pytest
 from playwright.sync_api import Browser, expect
@@ -158,3 +159,34 @@ def test_rename_refuses_blank_name_and_delete_cascades(as_role, live_host) -> No
     expect(page.get_by_text('Dashboard "Service Overview (EMEA)" was deleted.')).to_be_visible()
     assert world.one("SELECT count(*) FROM crm_dashboard WHERE id = 2")[0] == 0
     assert world.one("SELECT count(*) FROM crm_dashboard_component WHERE dashboard_id = 2")[0] == 0
+
+
+def test_component_from_a_saved_report_uses_its_filters(as_role, live_host) -> None:
+    world, page, _me = as_role("sales_rep")
+    uid = world.one("SELECT id FROM identity_user WHERE role = 'sales_rep' AND active ORDER BY id")[0]
+    with closing(world.connect(readonly=False)) as conn:
+        rid = conn.execute(
+            "INSERT INTO crm_report (name, api_name, report_type, folder, owner_id, columns, groupings, summaries, chart, created_at, updated_at) "
+            "VALUES ('New Business by Stage', 'NB_Stage', 'opportunities', 'Private Reports', ?, 'name,amount', 'stage', 'amount:sum', 'none', "
+            "'2026-03-01 09:00:00', '2026-03-01 09:00:00')", (uid,)).lastrowid
+        conn.execute("INSERT INTO crm_report_filter (report_id, position, field, operator, value) VALUES (?, 1, 'type', 'equals', 'New Business')", (rid,))
+        dash = conn.execute("INSERT INTO crm_dashboard (name, folder, owner_id, created_at, updated_at) VALUES ('Mine', 'Private Dashboards', ?, "
+                            "'2026-03-01 09:00:00', '2026-03-01 09:00:00')", (uid,)).lastrowid
+        conn.commit()
+    page.goto(live_host.url("crm", f"/dashboards/{dash}/edit?add=1"))
+    page.get_by_label("Report").select_option(label="New Business by Stage")
+    page.get_by_role("button", name="Select").click()
+    page.get_by_label("Display As").select_option(label="Donut Chart")
+    page.get_by_label("Group By (X-Axis)").select_option(label="Stage")
+    page.get_by_label("Measure (Y-Axis)").select_option(label="Sum of Amount")
+    page.get_by_role("button", name="Add", exact=True).click()
+    expect(page.get_by_text('Component "New Business by Stage" was added.')).to_be_visible()
+    assert world.one("SELECT report_id, standard_report, display FROM crm_dashboard_component WHERE dashboard_id = ?", dash) == (rid, None, "donut")
+    page.get_by_role("link", name="Done").click()
+    stage, amount = world.one("SELECT stage, SUM(amount) FROM crm_opportunity WHERE type = 'New Business' GROUP BY stage ORDER BY SUM(amount) DESC LIMIT 1")
+    total = world.one("SELECT SUM(amount) FROM crm_opportunity WHERE type = 'New Business'")[0]
+    expect(page.get_by_role("link", name=re.compile(rf"^{re.escape(stage)}: {re.escape(money(amount))} \(\d+\.\d%\)$"))).to_have_count(1)
+    expect(page.locator("section.dash-component")).to_have_attribute("data-total", f"{total:.2f}")
+    # The report can't be deleted while the component reads it.
+    code = page.evaluate("async (url) => (await fetch(url, {method: 'POST'})).url", f"/reports/custom/{rid}/delete")
+    assert code.endswith(f"/reports/custom/{rid}") and world.one("SELECT count(*) FROM crm_report WHERE id = ?", rid)[0] == 1
