@@ -36,8 +36,22 @@ def _pages(conn, _user_id: int) -> _render.Pages:
                   ("edit products", f"/opportunities/{opp[0]}/products/edit")]
     if quote:
         pages += [("quote", f"/quotes/{quote[0]}"), ("quote PDF", f"/quotes/{quote[0]}/pdf"), ("items to approve", "/approvals")]
+    pages += _dashboards(conn)
     pages += _built(conn, _user_id)
     return pages
+
+
+def _dashboards(conn) -> _render.Pages:
+    """The seeded dashboards (as viewed, and under all three filters), the list and the builder."""
+    owner = conn.execute("SELECT u.first_name || ' ' || u.last_name FROM crm_opportunity o JOIN identity_user u ON u.id = o.owner_id "
+                         "GROUP BY o.owner_id ORDER BY count(*) DESC LIMIT 1").fetchone()
+    territory = conn.execute("SELECT name FROM crm_territory ORDER BY id LIMIT 1").fetchone()
+    from urllib.parse import urlencode
+
+    filtered = urlencode({"owner": owner[0] if owner else "", "territory": territory[0] if territory else "", "close_date": "this_year"})
+    return [("dashboards list", "/dashboards"), ("dashboard (sales pipeline)", "/dashboards/1"),
+            ("dashboard (filtered)", f"/dashboards/1?{filtered}"), ("dashboard (service)", "/dashboards/2"), ("dashboard (leads)", "/dashboards/3"),
+            ("new dashboard", "/dashboards/new"), ("dashboard builder (add component)", "/dashboards/2/edit?report=std:pipeline-by-stage-and-owner")]
 
 
 def _built(conn, user_id: int) -> _render.Pages:

@@ -168,6 +168,7 @@ async def main(out_dir: Path, only: set[str]) -> None:
     sales_shots = [
         ("crm-opportunity-products", f"/opportunities/{sales['opp']}?tab=related", ()),
         ("crm-quote", f"/quotes/{sales['quote']}", ()),
+        ("crm-dashboard", "/dashboards/1", ()),
     ]
     await _run("crm", str(sales["owner"]), sales_shots, out_dir, store, only)
     desk = _desk_ids(store)

@@ -64,6 +64,17 @@ def _fields():
     out["crm_report"] = {"report_type": {"required": True, "label": "Report Type", "picklist": ["opportunities", "accounts", "cases", "leads", "contacts"]},
                          "chart": {"required": True, "label": "Chart Type", "picklist": ["none", "bar", "donut"]},
                          "folder_id": {"required": False, "label": "Folder", "lookup": "report_folder"}}
+    # Dashboards (routes/dashboards.py).
+    out["crm_dashboard_folder"] = {"access": {"required": True, "label": "All Internal Users", "picklist": ["Viewer", "Editor"]}}
+    out["crm_dashboard"] = {"folder": {"required": True, "label": "Folder (or the name of a crm_dashboard_folder)", "picklist": ["Private Dashboards", "Public Dashboards"]},
+                            "folder_id": {"required": False, "label": "Folder", "lookup": "dashboard_folder"}}
+    out["crm_dashboard_component"] = {
+        "display": {"required": True, "label": "Display As", "picklist": ["bar", "column", "donut", "gauge", "metric", "table"]},
+        "standard_report": {"required": False, "label": "Report", "picklist": ["pipeline-by-stage-and-owner", "deals-won-this-quarter",
+                                                                              "cases-by-status-and-priority", "open-leads-by-source", "accounts-by-industry"]},
+        "report_id": {"required": False, "label": "Report", "lookup": "report"},
+        "measure": {"required": True, "label": "Measure (count, or field:agg of the report's summaries)", "picklist": ["count", "amount:sum", "annual_revenue:sum"]}}
+    out["crm_dashboard_filter"] = {"field": {"required": True, "label": "Field", "picklist": ["owner", "territory", "close_date"]}}
     return out
 
 

@@ -62,15 +62,17 @@ TYPES: dict[str, ReportType] = {t.key: t for t in [
     _type("opportunities", "Opportunities", "opportunity", "Opportunities with their account and owner.", f"""
 SELECT o.id, o.name, o.account_id, a.name AS account, o.amount, o.amount * o.probability / 100.0 AS expected_revenue, o.stage, o.probability, o.close_date,
        o.type, o.lead_source, o.forecast_category, o.next_step, o.loss_reason, {_OWNER} AS owner, a.industry AS account_industry,
-       substr(o.close_date, 1, 7) AS close_month, o.created_at
-FROM crm_opportunity o LEFT JOIN crm_account a ON a.id = o.account_id LEFT JOIN identity_user u ON u.id = o.owner_id""", [
+       substr(o.close_date, 1, 7) AS close_month, o.created_at, ta.name AS territory
+FROM crm_opportunity o LEFT JOIN crm_account a ON a.id = o.account_id LEFT JOIN identity_user u ON u.id = o.owner_id
+LEFT JOIN crm_territory ta ON ta.id = a.territory_id""", [
         _f("name", "Opportunity Name", "name", link="opportunity"), _f("account", "Account Name", "lookup", link="account", link_id="account_id"),
         _f("amount", "Amount", "money"), _f("expected_revenue", "Expected Revenue", "money"), _f("stage", "Stage", "picklist", tuple(P.STAGE_NAMES)),
         _f("probability", "Probability (%)", "percent"), _f("close_date", "Close Date", "date"), _f("close_month", "Close Month"),
         _f("type", "Type", "picklist", tuple(P.OPPORTUNITY_TYPES)), _f("lead_source", "Lead Source", "picklist", tuple(P.LEAD_SOURCES)),
         _f("forecast_category", "Forecast Category", "picklist", ("Pipeline", "Best Case", "Commit", "Closed", "Omitted")),
         _f("next_step", "Next Step"), _f("loss_reason", "Loss Reason"), _f("owner", "Opportunity Owner", "user"),
-        _f("account_industry", "Account: Industry", "picklist", tuple(P.INDUSTRIES)), _f("created_at", "Created Date", "datetime")],
+        _f("account_industry", "Account: Industry", "picklist", tuple(P.INDUSTRIES)), _f("territory", "Account: Territory"),
+        _f("created_at", "Created Date", "datetime")],
         ("name", "account", "stage", "amount", "close_date", "owner")),
     _type("accounts", "Accounts", "account", "Accounts with their owner and territory.", f"""
 SELECT a.id, a.name, a.type, a.industry, a.rating, a.annual_revenue, a.employees, a.phone, a.billing_city, a.billing_state,

@@ -461,3 +461,66 @@ class ReportFilter(SQLModel, table=True):
     field: str = Field(max_length=40)
     operator: str = Field(max_length=20)
     value: str = ""
+
+
+# -- Dashboards (Salesforce's Dashboard, DashboardComponent and dashboard filters) -----------------------------
+class DashboardFolder(Timestamps, table=True):
+    """A dashboard folder (Private Dashboards and Public Dashboards are built in). Every internal user
+    sees its dashboards; ``access`` is what they may do there besides its owner: ``Viewer`` (read only)
+    or ``Editor`` (create, edit and delete dashboards in it)."""
+
+    __tablename__ = "crm_dashboard_folder"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=80)
+    owner_id: int = Field(foreign_key=USER_FK, index=True)
+    access: str = Field(default="Viewer", max_length=10)  # Viewer | Editor
+
+
+class Dashboard(Timestamps, table=True):
+    """A dashboard: its folder (``Private Dashboards``, ``Public Dashboards`` or the name of a
+    ``crm_dashboard_folder``), its components (``crm_dashboard_component``) and the filters a viewer
+    applies to every component (``crm_dashboard_filter``)."""
+
+    __tablename__ = "crm_dashboard"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=80)
+    description: str | None = Field(default=None, max_length=255)
+    folder: str = Field(default="Private Dashboards", max_length=80)
+    folder_id: int | None = Field(default=None, foreign_key="crm_dashboard_folder.id")
+    owner_id: int = Field(foreign_key=USER_FK, index=True)
+
+
+class DashboardComponent(SQLModel, table=True):
+    """Component number ``position`` (1-based, top to bottom) of a dashboard. Its source is a saved
+    report (``report_id``) or a standard report (``standard_report``, e.g. ``pipeline-by-stage-and-owner``);
+    ``group_by`` is the field its bars, slices or rows group by and ``measure`` what each shows
+    (``count`` or ``field:agg`` such as ``amount:sum``). A gauge's segments run from ``min_value`` to
+    ``breakpoint1`` (red), to ``breakpoint2`` (yellow) and to ``max_value`` (green)."""
+
+    __tablename__ = "crm_dashboard_component"
+    id: int | None = Field(default=None, primary_key=True)
+    dashboard_id: int = Field(foreign_key="crm_dashboard.id", index=True)
+    position: int
+    title: str = Field(default="", max_length=80)
+    report_id: int | None = Field(default=None, foreign_key="crm_report.id")
+    standard_report: str | None = Field(default=None, max_length=60)
+    display: str = Field(max_length=20)  # bar | column | donut | gauge | metric | table
+    group_by: str | None = Field(default=None, max_length=40)
+    measure: str = Field(default="count", max_length=40)
+    max_rows: int | None = None  # a table's (and a bar chart's) top N
+    min_value: float | None = None
+    breakpoint1: float | None = None
+    breakpoint2: float | None = None
+    max_value: float | None = None
+
+
+class DashboardFilter(SQLModel, table=True):
+    """Filter number ``position`` of a dashboard: a field every component is filtered by when a viewer
+    picks a value (``owner``, ``territory`` or ``close_date``)."""
+
+    __tablename__ = "crm_dashboard_filter"
+    id: int | None = Field(default=None, primary_key=True)
+    dashboard_id: int = Field(foreign_key="crm_dashboard.id", index=True)
+    position: int
+    field: str = Field(max_length=40)
+    label: str = Field(max_length=80)

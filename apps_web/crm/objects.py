@@ -42,5 +42,7 @@ NAV_TABS: list[tuple[str, str]] = [
     ("Leads", "/leads"),
     ("Opportunities", "/opportunities"),
     ("Cases", "/cases"),
+    ("Tasks", "/tasks"),
     ("Reports", "/reports"),
+    ("Dashboards", "/dashboards"),
 ]

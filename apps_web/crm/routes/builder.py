@@ -258,6 +258,11 @@ def run_saved(request: Request, report_id: int, session: SessionDep, user: Curre
 @router.post("/reports/custom/{report_id:int}/delete")
 def delete_saved(request: Request, report_id: int, session: SessionDep, user: CurrentUser):
     rep = _saved(session, user, report_id, edit=True)
+    from ..models import DashboardComponent
+
+    if session.exec(select(DashboardComponent.id).where(DashboardComponent.report_id == rep.id)).first() is not None:
+        return redirect(request, f"/reports/custom/{rep.id}", kind="error",
+                        toast="This report can't be deleted because it's used by a dashboard component. Remove the component first.")
     for row in session.exec(select(ReportFilter).where(ReportFilter.report_id == rep.id)).all():
         session.delete(row)
     name = rep.name

@@ -11,6 +11,7 @@ from .accounts import seed_accounts, seed_contacts
 from .activities import seed_activities, seed_notes
 from .base import Built, load_users
 from .email_templates import email_templates
+from .dashboards import seed_dashboards
 from .catalog import seed_catalog, seed_line_items, seed_loss_reasons, seed_quotes, seed_shipping, seed_territories
 from .pipeline import seed_leads, seed_opportunities
 from .service import case_number, seed_cases
@@ -39,6 +40,9 @@ def seed_crm(ctx: SeedContext) -> Built:
     # Foreign-key order: parents before children (ids are explicit, so no flush is needed in between).
     for batch in (territories, members, products, books, entries, accounts, contacts, opportunities, roles, leads, cases, activities,
                   notes, line_items, quotes, quote_lines, approvals, email_templates()):
+        ctx.session.add_all(batch)
+        ctx.session.flush()
+    for batch in seed_dashboards(built):  # their own RNG namespace, new tables only
         ctx.session.add_all(batch)
         ctx.session.flush()
     return built
