@@ -133,3 +133,59 @@ def test_fill_down_copy_paste_and_sheet_tabs(page: Page, live_host, world, me) -
     assert not rows(world, "SELECT c.id FROM drive_cell c LEFT JOIN drive_sheet s ON s.id = c.sheet_id WHERE c.item_id = ? AND s.id IS NULL", wb)
     assert rows(world, "SELECT detail FROM drive_activity WHERE item_id = ? AND detail LIKE '%sheet%' ORDER BY id", wb) == [
         ("Renamed sheet Sheet1 to Q3 Units",), ("Deleted sheet Sheet2",)]
+
+
+def test_sharing_links_grant_access_when_opened(browser, page: Page, live_host, world, me) -> None:
+    """Copy link with its settings; another person opening an organisation link gets its access (a
+    drive_share row through the link, logged in the activity); a link for specific people works only
+    for them."""
+    doc = world.one("SELECT i.id, i.name FROM drive_item i JOIN drive_site s ON s.id = i.site_id WHERE s.kind = 'personal' AND s.owner_id = ? "
+                    "AND i.kind = 'document' AND i.deleted_at IS NULL ORDER BY i.id", me[0])
+    colleague = user(world, "sales_rep", 3)
+    outsider = user(world, "sales_rep", 4)
+    page.goto(live_host.url("drive", f"/files/{doc[0]}/details"))
+    page.get_by_role("toolbar", name="Commands").get_by_role("button", name="Copy link").click()
+    dialog = page.get_by_role("dialog", name="Link settings")
+    dialog.get_by_label("People in").check()
+    dialog.get_by_label("Other settings").select_option(label="Can edit")
+    dialog.get_by_role("button", name="Copy link").click()
+    expect(page.locator(".toast")).to_contain_text("Link copied. People in")
+    link = world.one("SELECT id, token, scope, role FROM drive_link WHERE item_id = ?", doc[0])
+    assert link[2:] == ("organization", "edit")
+    url = page.get_by_role("textbox", name=re.compile("Link: People in .* with the link can edit")).input_value()
+    assert url.endswith(f"/s/{link[1]}")
+    # A colleague with the link: before, the file is not theirs to see; opening the link grants edit.
+    ctx = live_host.new_context(browser, world, colleague[1])
+    try:
+        other = ctx.new_page()
+        assert other.goto(live_host.url("drive", f"/doc/{doc[0]}")).status == 404
+        other.goto(live_host.url("drive", f"/s/{link[1]}"))
+        expect(other).to_have_url(re.compile(rf"/doc/{doc[0]}"))
+        assert rows(world, "SELECT role, link_id FROM drive_share WHERE item_id = ? AND user_id = ?", doc[0], colleague[0]) == [("edit", link[0])]
+        assert world.one("SELECT action, detail FROM drive_activity WHERE item_id = ? AND user_id = ? ORDER BY id DESC", doc[0], colleague[0])[0] == "link-opened"
+    finally:
+        ctx.close()
+    # A link for specific people: only the person picked gets access; someone else is refused.
+    page.get_by_role("toolbar", name="Commands").get_by_role("button", name="Copy link").click()
+    dialog.get_by_label("Specific people").check()
+    picker = dialog.get_by_label("Add a name or email")
+    picker.fill(world.one("SELECT first_name || ' ' || last_name FROM identity_user WHERE id = ?", outsider[0])[0])
+    dialog.get_by_role("listbox", name="People").get_by_role("option").first.click()
+    dialog.get_by_label("Other settings").select_option(label="Can view")
+    dialog.get_by_role("button", name="Copy link").click()
+    expect(page.locator(".toast")).to_contain_text("Specific people can view")
+    people_link = world.one("SELECT id, token FROM drive_link WHERE item_id = ? AND scope = 'people'", doc[0])
+    assert rows(world, "SELECT role, link_id FROM drive_share WHERE item_id = ? AND user_id = ?", doc[0], outsider[0]) == [("view", people_link[0])]
+    third = user(world, "sales_rep", 5)
+    ctx = live_host.new_context(browser, world, third[1])
+    try:
+        r = ctx.new_page().goto(live_host.url("drive", f"/s/{people_link[1]}"))
+        assert r.status == 403
+        assert not rows(world, "SELECT id FROM drive_share WHERE item_id = ? AND user_id = ?", doc[0], third[0])
+    finally:
+        ctx.close()
+    # Removing the organisation link: it no longer opens.
+    page.get_by_role("button", name=re.compile("Remove link: People in")).click()
+    expect(page.locator(".toast")).to_contain_text("Link removed")
+    assert not rows(world, "SELECT id FROM drive_link WHERE id = ?", link[0])
+    assert not rows(world, "SELECT id FROM drive_share WHERE item_id = ? AND user_id = ?", doc[0], colleague[0])
