@@ -87,6 +87,20 @@ class Link(SQLModel, table=True):
     created_at: NaiveDatetime | None = None
 
 
+class RecordLink(SQLModel, table=True):
+    """A drive file linked to a record of another app (the CRM's "Files" related list on an opportunity
+    or an account: "Add Files"), as Salesforce links a file to the records it belongs to."""
+
+    __tablename__ = "drive_record_link"
+    id: int | None = Field(default=None, primary_key=True)
+    item_id: int = Field(foreign_key=ITEM_FK, index=True)
+    app: str = Field(default="crm", max_length=20)
+    object_type: str = Field(max_length=30)  # opportunity | account
+    record_id: int = Field(index=True)
+    created_by_id: int | None = Field(default=None, foreign_key=USER_FK)
+    created_at: NaiveDatetime | None = None
+
+
 class Block(SQLModel, table=True):
     """One paragraph of a document: its style (Word's names) and its text as formatted runs."""
 
@@ -231,5 +245,5 @@ class Question(SQLModel, table=True):
     item_id: int | None = Field(default=None, foreign_key=ITEM_FK)
 
 
-TABLES = {"site": Site, "item": Item, "share": Share, "link": Link, "block": Block, "sheet": Sheet, "cell": Cell, "comment": Comment,
+TABLES = {"site": Site, "item": Item, "share": Share, "link": Link, "record_link": RecordLink, "block": Block, "sheet": Sheet, "cell": Cell, "comment": Comment,
           "suggestion": Suggestion, "version": Version, "activity": Activity, "contract": Contract, "question": Question}
