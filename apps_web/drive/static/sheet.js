@@ -188,6 +188,19 @@
     }
     if (ev.key.length === 1 && !ev.ctrlKey && !ev.metaKey && !ev.altKey) { ev.preventDefault(); startEdit(ev.key); }
   });
+  // The Name Box: type a cell or a range ("F2:F13") and press Enter to select it, as in Excel.
+  nameBox.addEventListener("focus", () => nameBox.select());
+  nameBox.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") { ev.preventDefault(); nameBox.value = current ? current.dataset.ref : ""; grid.focus({ preventScroll: true }); return; }
+    if (ev.key !== "Enter") return;
+    ev.preventDefault();
+    const m = /^\s*\$?([A-Za-z]{1,3})\$?(\d+)\s*(?::\s*\$?([A-Za-z]{1,3})\$?(\d+))?\s*$/.exec(nameBox.value);
+    const a = m && cellAt(m[1].toUpperCase() + m[2]);
+    const b = m && m[3] ? cellAt(m[3].toUpperCase() + m[4]) : null;
+    if (!a || (m[3] && !b)) { state.textContent = "Enter a cell reference like B7 or a range like B2:B10."; nameBox.value = current ? current.dataset.ref : ""; grid.focus({ preventScroll: true }); return; }
+    select(a);
+    if (b) extendTo(b);
+  });
   bar.addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" && current && !readOnly) { ev.preventDefault(); const td = current; td.textContent = ""; send({ sheet: grid.dataset.sheet, ref: td.dataset.ref, input: bar.value }); select(td); move(1, 0); }
   });

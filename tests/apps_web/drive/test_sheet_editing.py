@@ -61,6 +61,10 @@ def test_fill_down_copy_paste_and_sheet_tabs(page: Page, live_host, world, me) -
     idle(page)
     got = cells(world, wb, "Sheet1")
     assert got["D3"] == ("=B3*C3", 10) and got["D4"] == ("=B4*C4", 21)
+    # The Name Box selects a typed range; Ctrl+D over it again changes nothing.
+    page.get_by_label("Name Box").fill("d2:D4")
+    page.keyboard.press("Enter")
+    expect(grid).to_have_attribute("data-selection", "D2:D4")
     # Ctrl+D on one cell copies the cell above it.
     grid.locator("td[data-ref=D5]").click()
     page.keyboard.press("Control+d")
