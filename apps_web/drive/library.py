@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 from ..identity.models import User
 from . import documents, sheets
 from .access import RANK, ancestors, groups_of, role_on, visible_ids
-from .models import ROLES, Activity, Block, Cell, Comment, Item, Share, Sheet, Site, Suggestion, Version
+from .models import LINK_SCOPES, ROLES, Activity, Block, Cell, Comment, Item, Link, Share, Sheet, Site, Suggestion, Version
 
 MAX_UPLOAD = 10 * 1024 * 1024  # bytes
 BAD_NAME = re.compile(r'["*:<>?/\\|]')
@@ -269,6 +269,89 @@ def unshare(session: Session, user: User, now: datetime, item: Item, share_id: i
     who = row.group_name or (session.get(User, row.user_id).name if row.user_id else "")
     session.delete(row)
     log(session, item, user, "unshared", f"Stopped sharing with {who}", now)
+
+
+# -- sharing links ------------------------------------------------------------------------------
+def link_label(link: Link, company: str) -> str:
+    """OneDrive's description of a link: "People in Contoso with the link can edit"."""
+    who = f"People in {company} with the link" if link.scope == "organization" else "Specific people"
+    return f"{who} can {'edit' if link.role == 'edit' else 'view'}"
+
+
+def create_link(session: Session, user: User, now: datetime, item: Item, scope: str, role: str, user_ids: list[int], company: str) -> Link:
+    """Copy link with its settings. The same settings give the same link again (as OneDrive reuses an
+    organisation link); a link for specific people grants them access at once."""
+    if scope not in LINK_SCOPES:
+        raise DriveError("Choose who the link works for.")
+    if role not in ROLES:
+        raise DriveError("Choose Can view or Can edit.")
+    people = []
+    if scope == "people":
+        if not user_ids:
+            raise DriveError("Enter a name to share the link with. A link for specific people works only for the people you add.")
+        for uid in user_ids:
+            person = session.get(User, uid)
+            if person is None or not person.active:
+                raise DriveError("That person isn't in the directory. Pick someone from the list.")
+            people.append(person)
+    link = None
+    if scope == "organization":
+        link = session.exec(select(Link).where(Link.item_id == item.id, Link.scope == scope, Link.role == role)).first()
+    if link is None:
+        n = session.exec(select(func.count()).select_from(Link)).one()
+        import hashlib
+
+        token = hashlib.sha256(f"{item.id}:{n}:{scope}:{role}:{now.isoformat()}".encode()).hexdigest()[:16]
+        link = Link(item_id=item.id, token=token, scope=scope, role=role, created_by_id=user.id, created_at=now)
+        session.add(link)
+        session.flush()
+        log(session, item, user, "link", f"Created a link: {link_label(link, company)}", now)
+    existing = session.exec(select(Share).where(Share.item_id == item.id)).all()
+    for person in people:
+        if person.id == item.owner_id:
+            continue
+        row = next((x for x in existing if x.user_id == person.id), None)
+        if row is None:
+            session.add(Share(item_id=item.id, user_id=person.id, role=role, created_at=now, created_by_id=user.id, link_id=link.id))
+        elif RANK[row.role] < RANK[role]:
+            row.role, row.link_id = role, link.id
+            session.add(row)
+    if people:
+        log(session, item, user, "shared", f"Shared a link with {', '.join(p.name for p in people)} ({'Can edit' if role == 'edit' else 'Can view'})", now)
+    return link
+
+
+def remove_link(session: Session, user: User, now: datetime, item: Item, link_id: int, company: str) -> None:
+    link = session.get(Link, link_id)
+    if link is None or link.item_id != item.id:
+        raise DriveError("That link no longer exists.")
+    for row in session.exec(select(Share).where(Share.link_id == link.id)).all():
+        session.delete(row)  # who had access only through the link loses it, as in OneDrive
+    session.flush()
+    session.delete(link)
+    log(session, item, user, "link", f"Removed the link: {link_label(link, company)}", now)
+
+
+def open_link(session: Session, user: User, now: datetime, token: str, company: str) -> Item:
+    """Someone opens a sharing link: a link for the organisation grants its access to them (unless they
+    already have as much); a link for specific people works only for them. Logged in the activity."""
+    link = session.exec(select(Link).where(Link.token == token)).first()
+    item = session.get(Item, link.item_id) if link else None
+    if link is None or item is None or item.deleted_at is not None:
+        raise DriveError("This link has been removed or the item it points to has been deleted.")
+    have = role_on(session, user, item)
+    if link.scope == "people":
+        invited = session.exec(select(Share).where(Share.link_id == link.id, Share.user_id == user.id)).first()
+        if invited is None and have is None:
+            raise PermissionError("This link only works for the people it was shared with. Ask the owner to share it with you.")
+    elif RANK[have] < RANK[link.role]:
+        row = session.exec(select(Share).where(Share.item_id == item.id, Share.user_id == user.id)).first()
+        if row is None:
+            row = Share(item_id=item.id, user_id=user.id, role=link.role, created_at=now, created_by_id=link.created_by_id, link_id=link.id)
+        row.role, row.link_id = link.role, link.id
+        session.add(row)
+    log(session, item, user, "link-opened", f"Opened the link: {link_label(link, company)}", now)
+    return item
 
 
 def access_list(session: Session, item: Item) -> list[dict[str, Any]]:

@@ -66,6 +66,39 @@ class Share(SQLModel, table=True):
     role: str = Field(default="view", max_length=6)  # view | edit
     created_at: NaiveDatetime | None = None
     created_by_id: int | None = Field(default=None, foreign_key=USER_FK)
+    link_id: int | None = Field(default=None, foreign_key="drive_link.id")  # granted through a sharing link
+
+
+LINK_SCOPES = ("organization", "people")
+
+
+class Link(SQLModel, table=True):
+    """A sharing link ("Copy link"): who it works for (everyone in the organisation who has it, or the
+    specific people it was made for) and what it lets them do. Opening it grants that access (a
+    ``drive_share`` row with ``link_id``) and is written to the file's activity."""
+
+    __tablename__ = "drive_link"
+    id: int | None = Field(default=None, primary_key=True)
+    item_id: int = Field(foreign_key=ITEM_FK, index=True)
+    token: str = Field(max_length=40, index=True)
+    scope: str = Field(default="organization", max_length=12)  # organization | people
+    role: str = Field(default="view", max_length=6)  # view | edit
+    created_by_id: int | None = Field(default=None, foreign_key=USER_FK)
+    created_at: NaiveDatetime | None = None
+
+
+class RecordLink(SQLModel, table=True):
+    """A drive file linked to a record of another app (the CRM's "Files" related list on an opportunity
+    or an account: "Add Files"), as Salesforce links a file to the records it belongs to."""
+
+    __tablename__ = "drive_record_link"
+    id: int | None = Field(default=None, primary_key=True)
+    item_id: int = Field(foreign_key=ITEM_FK, index=True)
+    app: str = Field(default="crm", max_length=20)
+    object_type: str = Field(max_length=30)  # opportunity | account
+    record_id: int = Field(index=True)
+    created_by_id: int | None = Field(default=None, foreign_key=USER_FK)
+    created_at: NaiveDatetime | None = None
 
 
 class Block(SQLModel, table=True):
@@ -212,5 +245,5 @@ class Question(SQLModel, table=True):
     item_id: int | None = Field(default=None, foreign_key=ITEM_FK)
 
 
-TABLES = {"site": Site, "item": Item, "share": Share, "block": Block, "sheet": Sheet, "cell": Cell, "comment": Comment,
+TABLES = {"site": Site, "item": Item, "share": Share, "link": Link, "record_link": RecordLink, "block": Block, "sheet": Sheet, "cell": Cell, "comment": Comment,
           "suggestion": Suggestion, "version": Version, "activity": Activity, "contract": Contract, "question": Question}

@@ -331,3 +331,121 @@ def hidden_rows(session: Session, sheet: Sheet) -> set[int]:
         col, keep = parse_ref(f"{letter}1")[1], set(values)
         hide |= {r for r in range(r1 + 1, r2 + 1) if shown.get((r, col), "") not in keep}
     return hide
+
+
+# -- sheet tabs, fill down, paste -------------------------------------------------------------
+def shift_refs(formula: str, drow: int, dcol: int) -> str:
+    """The formula as Excel writes it when copied ``drow`` rows down and ``dcol`` columns right:
+    relative rows and columns shift, ``$`` parts and text in quotes stay; a reference pushed off the
+    sheet becomes #REF!."""
+    if not (drow or dcol) or not formula.startswith("="):
+        return formula
+
+    def sub(m: re.Match[str]) -> str:
+        if m.group(1):
+            return m.group(1)
+        row = int(m.group(5)) + (0 if m.group(4) else drow)
+        col = parse_ref(f"{m.group(3).upper()}1")[1] + (0 if m.group(2) else dcol)
+        if row < 1 or col < 1:
+            return "#REF!"
+        return f"{m.group(2)}{col_name(col)}{m.group(4)}{row}"
+
+    return REF_IN_FORMULA.sub(sub, formula)
+
+
+SHEET_IN_FORMULA = re.compile(r"""("(?:[^"]|"")*")|'((?:[^']|'')+)'!|(?<![\w.'])([A-Za-z_][\w.]*)!""")
+
+
+def quoted_sheet(name: str) -> str:
+    """A sheet name as a formula writes it: quoted when it is not a plain word (spaces, a cell-like name)."""
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", name) and not re.fullmatch(r"[A-Za-z]{1,3}\d+", name):
+        return name
+    return "'" + name.replace("'", "''") + "'"
+
+
+def rename_in_formula(formula: str, old: str, new: str) -> str:
+    """Every reference to sheet ``old`` in the formula now names ``new`` (as Excel rewrites them)."""
+    if not formula.startswith("="):
+        return formula
+
+    def sub(m: re.Match[str]) -> str:
+        if m.group(1):
+            return m.group(1)
+        name = m.group(2).replace("''", "'") if m.group(2) is not None else m.group(3)
+        return quoted_sheet(new) + "!" if name.lower() == old.lower() else m.group(0)
+
+    return SHEET_IN_FORMULA.sub(sub, formula)
+
+
+def rename_sheet(session: Session, item_id: int, sheet: Sheet, name: str) -> tuple[list[Cell], str]:
+    """Rename a sheet; formulas anywhere in the workbook that refer to it follow the new name."""
+    sheets, inputs = workbook_inputs(session, item_id)
+    old = sheet.name
+    name = check_sheet_name(name, [s.name for s in sheets if s.id != sheet.id])
+    for cells in inputs.values():
+        for key, text in cells.items():
+            cells[key] = rename_in_formula(text, old, name)
+    inputs[name] = inputs.pop(old)
+    sheet.name = name
+    session.add(sheet)
+    return sync(session, item_id, sheets, inputs)
+
+
+def delete_sheet(session: Session, item_id: int, sheet: Sheet) -> tuple[list[Cell], str]:
+    """Delete a sheet and its cells (formulas elsewhere that refer to it now show #REF!)."""
+    sheets, inputs = workbook_inputs(session, item_id)
+    if len(sheets) <= 1:
+        raise SheetError("A workbook must contain at least one visible worksheet.")
+    session.exec(delete(Cell).where(Cell.sheet_id == sheet.id))
+    inputs.pop(sheet.name)
+    rest = [s for s in sheets if s.id != sheet.id]
+    session.delete(sheet)
+    for pos, s in enumerate(rest):
+        s.position = pos
+        session.add(s)
+    session.flush()
+    return sync(session, item_id, rest, inputs)
+
+
+def fill_down(session: Session, item_id: int, sheet: Sheet, rng: tuple[int, int, int, int]) -> tuple[list[Cell], str]:
+    """Ctrl+D: the top row of the selection is copied into the rows below it (a single row takes the
+    row above it), formulas shifting their relative references as Excel's fill does."""
+    r1, c1, r2, c2 = rng
+    src = r1 - 1 if r1 == r2 else r1
+    if src < 1:
+        raise SheetError("There's nothing above the selection to fill down from.")
+    sheets, inputs = workbook_inputs(session, item_id)
+    cells = inputs[sheet.name]
+    for c in range(c1, c2 + 1):
+        text = cells.get((src, c))
+        for r in range(src + 1, r2 + 1):
+            if text is None:
+                cells.pop((r, c), None)
+            else:
+                cells[(r, c)] = shift_refs(text, r - src, 0)
+    return sync(session, item_id, sheets, inputs)
+
+
+def paste(session: Session, item_id: int, sheet: Sheet, at: tuple[int, int], rows: list[list[str]],
+          origin: tuple[int, int] | None = None) -> tuple[list[Cell], str]:
+    """Ctrl+V of a range: tab-separated text fills the grid from the selected cell, one value a cell.
+    Cells copied from a workbook (``origin`` is where they came from) keep their formulas, shifted."""
+    if not rows or len(rows) * max(len(r) for r in rows) > MAX_CELLS:
+        raise SheetError("There's nothing to paste." if not rows else "That's more cells than a workbook can hold.")
+    sheets, inputs = workbook_inputs(session, item_id)
+    cells = inputs[sheet.name]
+    r0, c0 = at
+    for i, values in enumerate(rows):
+        for j, text in enumerate(values):
+            text = text.strip() if not text.startswith("=") else text
+            if len(text) > MAX_INPUT:
+                raise SheetError(f"A cell holds at most {MAX_INPUT:,} characters.")
+            if origin is not None:
+                text = shift_refs(text, r0 - origin[0], c0 - origin[1])
+            if text == "":
+                cells.pop((r0 + i, c0 + j), None)
+            else:
+                cells[(r0 + i, c0 + j)] = text
+    if sum(len(c) for c in inputs.values()) > MAX_CELLS:
+        raise SheetError(f"A workbook holds at most {MAX_CELLS:,} filled cells.")
+    return sync(session, item_id, sheets, inputs)

@@ -212,7 +212,14 @@ def _account_lists(record: Account) -> dict[str, Loader]:
         "cases": lambda s, u, r, n: _cases(s, u, Case.account_id == r.id, n, pre),
         "activities": lambda s, u, r, n: _activities(s, u, activity_scope("account", r.id), n),
         "notes": lambda s, u, r, n: _notes(s, u, "account", r.id, n),
+        "files": lambda s, u, r, n: _files(s, u, "account", r, n),
     }
+
+
+def _files(session, users, object_key: str, record, limit) -> RelatedList | None:
+    from .files import drive_installed, files_list  # the drive's files linked to the record (record/files.py)
+
+    return files_list(session, users, object_key, record, limit) if drive_installed(session) else None
 
 
 def _contact_lists(record: Contact) -> dict[str, Loader]:
@@ -234,6 +241,8 @@ def _simple_lists(object_key: str) -> Callable[[Any], dict[str, Loader]]:
             out["contact-roles"] = lambda s, u, r, n: _contact_roles(s, u, r, n)
         out["activities"] = lambda s, u, r, n: _activities(s, u, activity_scope(object_key, r.id), n)
         out["notes"] = lambda s, u, r, n: _notes(s, u, object_key, r.id, n)
+        if object_key == "opportunity":
+            out["files"] = lambda s, u, r, n: _files(s, u, object_key, r, n)
         if object_key in ("opportunity", "case"):
             out["history"] = lambda s, u, r, n: _history(s, u, object_key, r.id, n)
         return out
@@ -259,7 +268,7 @@ def related_lists(session: Session, users: dict[int, User], object_key: str, rec
             out.append(_activities(session, users, None, PREVIEW_ROWS, activities))
         else:
             out.append(load(session, users, record, PREVIEW_ROWS))
-    return out
+    return [x for x in out if x is not None]
 
 
 def related_list(session: Session, users: dict[int, User], object_key: str, record, key: str) -> RelatedList | None:

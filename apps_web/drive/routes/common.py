@@ -20,8 +20,15 @@ def sites_for(session: Session, user: User) -> list[Site]:
     return [s for s in session.exec(select(Site).where(Site.kind != "personal").order_by(Site.kind, Site.name)).all() if s.root_id in visible]
 
 
+def company_of(request: Request) -> str:
+    """The organisation's name (the world's company), as sharing links name it."""
+    meta = getattr(getattr(request.state, "world", None), "meta", None)
+    return getattr(meta, "company", "") or "your organization"
+
+
 def page(request: Request, session: Session, user: User, template: str, status_code: int = 200, **ctx: Any):
-    return render(request, template, status_code=status_code, my_site=personal_site(session, user), sites=sites_for(session, user), **ctx)
+    return render(request, template, status_code=status_code, my_site=personal_site(session, user), sites=sites_for(session, user),
+                  company=company_of(request), **ctx)
 
 
 def safe_back(url: str, default: str = "/my") -> str:

@@ -15,9 +15,9 @@ from ...ui import redirect
 from .. import library as lib
 from ..access import require, role_on
 from ..documents import DocumentError
-from ..models import ROLE_LABELS, Item, Site
+from ..models import ROLE_LABELS, Item, Link, Site
 from ..sheets import SheetError
-from .common import page, safe_back
+from .common import company_of, page, safe_back
 
 router = APIRouter()
 ERRORS = (lib.DriveError, DocumentError, SheetError)
@@ -123,12 +123,28 @@ def file_page(request: Request, session: SessionDep, user: CurrentUser, clock: C
     return page(request, session, user, "drive/file.html", item=item, role=role, crumbs=lib.path_of(session, item), display_name=lib.display_name)
 
 
+@router.get("/s/{token}")
+def open_link(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, token: str):
+    """A sharing link opened: the access it gives is granted (and logged), then the file opens."""
+    try:
+        item = lib.open_link(session, user, clock.now, token, company_of(request))
+    except lib.DriveError as exc:
+        raise HTTPException(404, str(exc)) from None
+    except PermissionError as exc:
+        raise HTTPException(403, f"You need permission to access this item. {exc}") from None
+    session.commit()
+    return RedirectResponse(open_url(item), status_code=303)
+
+
 @router.get("/files/{item_id}/details")
 def details(request: Request, session: SessionDep, user: CurrentUser, item_id: int):
-    """The details pane: who has access, version history, activity."""
+    """The details pane: who has access, links giving access, version history, activity."""
     item, role = require(session, user, item_id)
     people = {u.id: u for u in session.exec(select(User)).all()}
-    return page(request, session, user, "drive/details.html", item=item, role=role, crumbs=lib.path_of(session, item), access=lib.access_list(session, item),
+    company = company_of(request)
+    links = [{"id": k.id, "label": lib.link_label(k, company), "url": f"{str(request.base_url).rstrip('/')}/s/{k.token}"}
+             for k in session.exec(select(Link).where(Link.item_id == item.id).order_by(Link.id)).all()]
+    return page(request, session, user, "drive/details.html", item=item, role=role, crumbs=lib.path_of(session, item), access=lib.access_list(session, item), links=links,
                 versions=lib.versions(session, item) if item.kind in ("document", "sheet") else [], activity=lib.activity(session, item), people=people,
                 role_labels=ROLE_LABELS, open_url=open_url, display_name=lib.display_name, target_folders=target_folders(session, user), view="details")
 
@@ -219,18 +235,20 @@ async def upload(request: Request, session: SessionDep, user: CurrentUser, clock
 async def item_action(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, action: str):
     form = await request.form()
     back = safe_back(str(form.get("back", "")), "/my")
-    need = "view" if action == "copy" else "owner" if action in ("share", "unshare") else "edit"
+    need = "view" if action == "copy" else "owner" if action in ("share", "unshare", "link", "unlink") else "edit"
     item, role = require(session, user, item_id, "view", deleted_ok=action == "restore")
-    if action in ("share", "unshare") and role not in ("owner", "edit"):
+    if action in ("share", "unshare", "link", "unlink") and role not in ("owner", "edit"):
         raise HTTPException(403, "Only people who can edit this item can share it.")
     if need == "edit" and role == "view":
         raise HTTPException(403, "You have view access to this item. Ask the owner for edit access to change it.")
     try:
-        toast = _do(session, user, clock, item, action, form)
+        toast = _do(session, user, clock, item, action, form, company_of(request))
     except ERRORS as exc:
         session.rollback()
         return redirect(request, back, toast=str(exc), kind="error")
     session.commit()
+    if action == "link":
+        back = f"/files/{item.id}/details"
     if action in ("delete",) and back.startswith((f"/doc/{item.id}", f"/sheet/{item.id}", f"/files/{item.id}")):
         back = f"/folders/{item.parent_id}"
     return redirect(request, back, toast=toast)
@@ -246,8 +264,16 @@ def _target(session, user, form) -> Item:  # noqa: ANN001
     return target
 
 
-def _do(session, user, clock, item: Item, action: str, form) -> str:  # noqa: ANN001
+def _do(session, user, clock, item: Item, action: str, form, company: str = "") -> str:  # noqa: ANN001
     now = clock.now
+    if action == "link":
+        users = [int(v) for v in form.getlist("user_id") if str(v).isdigit()]
+        link = lib.create_link(session, user, now, item, str(form.get("scope", "")), str(form.get("role", "")), users, company)
+        return f"Link copied. {lib.link_label(link, company)}."
+    if action == "unlink":
+        lid = str(form.get("link_id", ""))
+        lib.remove_link(session, user, now, item, int(lid) if lid.isdigit() else -1, company)
+        return "Link removed. People who got access through it no longer have it."
     if action == "rename":
         old = item.name
         lib.rename(session, user, now, item, str(form.get("name", "")))

@@ -173,3 +173,77 @@ def add_sheet(request: Request, session: SessionDep, user: CurrentUser, clock: C
     lib.touch(session, user, clock.now, item, f"Added sheet {name}")
     session.commit()
     return redirect(request, f"/sheet/{item_id}?s={name}")
+
+
+@router.post("/sheet/{item_id}/sheets/rename")
+def rename_sheet(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, sheet: str = Form(""), name: str = Form("")):
+    """Rename a sheet (double-click its tab, or right-click > Rename); formulas follow the new name."""
+    item, current, back = _sheet_form(session, user, item_id, sheet)
+    old = current.name
+    if name.strip() == old:
+        return redirect(request, back)
+    try:
+        _changed, item.text = sh.rename_sheet(session, item.id, current, name)
+    except sh.SheetError as exc:
+        return redirect(request, back, toast=str(exc), kind="error")
+    note = f"Renamed sheet {old} to {current.name}"
+    lib.log(session, item, user, "edited", note, clock.now)  # in the activity even when today's edits coalesce
+    lib.touch(session, user, clock.now, item, note)
+    session.commit()
+    return redirect(request, f"/sheet/{item.id}?s={quote(current.name)}")
+
+
+@router.post("/sheet/{item_id}/sheets/delete")
+def delete_sheet(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, sheet: str = Form("")):
+    """Delete a sheet, after Excel's confirmation (formulas elsewhere that refer to it show #REF!)."""
+    item, current, back = _sheet_form(session, user, item_id, sheet)
+    name = current.name
+    try:
+        _changed, item.text = sh.delete_sheet(session, item.id, current)
+    except sh.SheetError as exc:
+        return redirect(request, back, toast=str(exc), kind="error")
+    lib.log(session, item, user, "edited", f"Deleted sheet {name}", clock.now)
+    lib.touch(session, user, clock.now, item, f"Deleted sheet {name}")
+    session.commit()
+    return redirect(request, f"/sheet/{item.id}", toast=f"Deleted sheet “{name}”.")
+
+
+def _range_edit(session, user, clock, item_id: int, payload: dict, action):  # noqa: ANN001, ANN202
+    """A JSON edit of a range (fill, paste): the changed cells, as a cell edit answers."""
+    item, _role = require(session, user, item_id, "edit")
+    if item.kind != "sheet":
+        return JSONResponse({"detail": "This item isn't a workbook."}, status_code=422)
+    current = session.exec(select(Sheet).where(Sheet.item_id == item.id, Sheet.name == str(payload.get("sheet", "")))).first()
+    if current is None:
+        return JSONResponse({"detail": f"There is no sheet named “{payload.get('sheet', '')}” in this workbook."}, status_code=422)
+    try:
+        changed, item.text, note = action(current)
+    except (sh.SheetError, ValueError, TypeError, KeyError) as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=422)
+    lib.touch(session, user, clock.now, item, note)
+    session.commit()
+    names = {x.id: x.name for x in session.exec(select(Sheet).where(Sheet.item_id == item.id)).all()}
+    circ = [f"{names[c.sheet_id]}!{c.ref}" for c in session.exec(select(Cell).where(Cell.item_id == item.id, Cell.error == "circular")).all()]
+    return {"cells": [{**cell_json(c), "sheet": names.get(c.sheet_id)} for c in changed], "circular": circ}
+
+
+@router.post("/sheet/{item_id}/fill")
+def fill(session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, payload: dict = Body(...)):
+    """Ctrl+D over a selection: ``{"sheet": name, "range": "C2:C20"}``."""
+    def act(current: Sheet):  # noqa: ANN202
+        rng = str(payload.get("range", ""))
+        return (*sh.fill_down(session, item_id, current, sh.parse_range(rng)), f"Filled down {rng}")
+    return _range_edit(session, user, clock, item_id, payload, act)
+
+
+@router.post("/sheet/{item_id}/paste")
+def paste(session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, payload: dict = Body(...)):
+    """Ctrl+V of several cells: ``{"sheet", "at": "A2", "rows": [["a", "b"], ...], "origin"?: "D5"}``
+    (``origin``: where cells copied in a workbook came from; their formulas shift)."""
+    def act(current: Sheet):  # noqa: ANN202
+        rows = [[str(v) for v in row] for row in payload.get("rows") or []]
+        origin = sh.parse_ref(str(payload["origin"])) if payload.get("origin") else None
+        at = sh.parse_ref(str(payload.get("at", "")))
+        changed, text = sh.paste(session, item_id, current, at, rows, origin)
+        return changed, text, f"Pasted {len(rows)} rows at {sh.ref_name(*at)}"
+    return _range_edit(session, user, clock, item_id, payload, act)
