@@ -31,7 +31,7 @@ from apps_web.registry import AppSpec
 from apps_web.world import WorldStore
 
 HostMode = Literal["process", "thread"]
-START_TIMEOUT_S = 60.0
+START_TIMEOUT_S = 180.0  # importing every app and building its first world takes seconds alone, minutes on a machine at load 40
 
 
 class AppHostError(RuntimeError):
