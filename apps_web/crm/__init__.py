@@ -30,6 +30,12 @@ def _seed(ctx):
     seed_crm(ctx)
 
 
+def _seed_last(ctx):
+    from .seed.duplicates import seed_duplicates
+
+    seed_duplicates(ctx)
+
+
 def _fields():
     from .forms import form_fields
     from .validation import MODELS, RULES
@@ -81,6 +87,7 @@ APP = AppSpec(
     package_dir=Path(__file__).parent,
     router=_router,
     seed=_seed,
+    seed_last=_seed_last,  # near-duplicate records and the duplicate rules, appended after every app's data
     color="#0176d3",
     order=10,
     templates_setup=_templates_setup,

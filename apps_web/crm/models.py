@@ -461,3 +461,21 @@ class ReportFilter(SQLModel, table=True):
     field: str = Field(max_length=40)
     operator: str = Field(max_length=20)
     value: str = ""
+
+
+# -- Duplicate management (Salesforce's DuplicateRule and merge) ---------------------------------------------------
+class DuplicateRule(Timestamps, table=True):
+    """A duplicate rule: which object it watches, its matching rule, and what a save that matches does
+    on create and on edit (``Allow``: save after the alert; ``Block``: refuse with ``alert_text``)."""
+
+    __tablename__ = "crm_duplicate_rule"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=80)
+    object_type: str = Field(max_length=20, index=True)  # account | contact | lead
+    active: bool = True
+    matching_rule: str = Field(max_length=80)  # "Standard Account Matching Rule"...
+    action_on_create: str = Field(default="Allow", max_length=10)  # Allow | Block
+    action_on_edit: str = Field(default="Allow", max_length=10)
+    alert: bool = True  # Allow shows the alert (Salesforce's "Alert" option)
+    alert_text: str = Field(default="Use one of these records?", max_length=255)
+    sort_order: int = 1
