@@ -70,6 +70,11 @@ def _fields():
     out["crm_report"] = {"report_type": {"required": True, "label": "Report Type", "picklist": ["opportunities", "accounts", "cases", "leads", "contacts"]},
                          "chart": {"required": True, "label": "Chart Type", "picklist": ["none", "bar", "donut"]},
                          "folder_id": {"required": False, "label": "Folder", "lookup": "report_folder"}}
+    # Duplicate management (duplicates.py, routes/merge.py).
+    out["crm_duplicate_rule"] = {"object_type": {"required": True, "label": "Object", "picklist": ["account", "contact", "lead"]},
+                                 "action_on_create": {"required": True, "label": "Action On Create", "picklist": ["Allow", "Block"]},
+                                 "action_on_edit": {"required": True, "label": "Action On Edit", "picklist": ["Allow", "Block"]},
+                                 "alert_text": {"required": False, "label": "Alert Text"}}
     return out
 
 

@@ -48,13 +48,14 @@ FIELDS: dict[str, list[tuple[str, str]]] = {
              ("email", "Email"), ("phone", "Phone"), ("annual_revenue", "Annual Revenue"), ("employees", "No. of Employees"),
              ("city", "City"), ("state", "State/Province"), ("country", "Country"), ("owner_id", "Lead Owner"), ("description", "Description")],
 }
-# Merging deletes the losing records: profiles without Delete on the object can't merge (Salesforce's rule).
+# Profiles that may merge each object (in Salesforce merging needs Delete on the object; support agents and
+# marketing users here have no merge permission on accounts and contacts, nor support on leads).
 MERGE_ROLES = {
     "account": {"admin", "sales_manager", "sales_rep", "support_manager"},
     "contact": {"admin", "sales_manager", "sales_rep", "support_manager"},
     "lead": {"admin", "sales_manager", "sales_rep", "marketing"},
 }
-NO_PERMISSION = "You don't have permission to merge {plural}. Merging deletes the records that aren't kept, and your profile can't delete {plural}."
+NO_PERMISSION = "You don't have permission to merge {plural}. Ask your Salesforce administrator for help."
 TOO_FEW = "Select at least 2 records to merge."
 TOO_MANY = "You can merge up to 3 records at a time."
 CONVERTED = "You can't merge converted leads: {name} was converted."
