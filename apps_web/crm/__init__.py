@@ -31,9 +31,11 @@ def _seed(ctx):
 
 
 def _seed_last(ctx):
+    from .seed.campaigns import seed_campaigns
     from .seed.duplicates import seed_duplicates
 
     seed_duplicates(ctx)
+    seed_campaigns(ctx)
 
 
 def _fields():
@@ -75,6 +77,14 @@ def _fields():
                                  "action_on_create": {"required": True, "label": "Action On Create", "picklist": ["Allow", "Block"]},
                                  "action_on_edit": {"required": True, "label": "Action On Edit", "picklist": ["Allow", "Block"]},
                                  "alert_text": {"required": False, "label": "Alert Text"}}
+    out["crm_campaign"] = {"type": {"required": False, "label": "Type", "picklist": ["Advertisement", "Conference", "Direct Mail", "Email", "Partners",
+                                                                         "Referral Program", "Telemarketing", "Trade Show", "Webinar", "Other"]},
+                           "status": {"required": True, "label": "Status", "picklist": ["Planned", "In Progress", "Completed", "Aborted"]},
+                           "parent_id": {"required": False, "label": "Parent Campaign", "lookup": "campaign"}}
+    out["crm_campaign_member"] = {"status": {"required": True, "label": "Status", "picklist": ["Sent", "Responded"]},
+                                  "campaign_id": {"required": True, "label": "Campaign", "lookup": "campaign"},
+                                  "lead_id": {"required": False, "label": "Lead", "lookup": "lead"},
+                                  "contact_id": {"required": False, "label": "Contact", "lookup": "contact"}}
     return out
 
 

@@ -2,7 +2,7 @@
 
 ``merge_records`` keeps the master record (its id survives), copies onto it the field values chosen
 from the others, moves every record related to the others onto it (contacts, opportunities, cases,
-child accounts, activities, notes, contact roles, quotes, emails, converted-lead links), then deletes
+child accounts, activities, notes, contact roles, campaign members, quotes, emails, converted-lead links), then deletes
 the others the way the app deletes (``deletion.delete_record``: nothing is left to cascade by then).
 Each field the merge changes on the master writes a field-history row.
 
@@ -24,7 +24,7 @@ from ..world import WorldClock
 from . import picklists as pl
 from .common import stamp
 from .deletion import delete_record
-from .models import (Account, Activity, Case, Contact, EmailMessage, FieldHistory, Lead, Note, Opportunity, OpportunityContactRole,
+from .models import (Account, Activity, CampaignMember, Case, Contact, EmailMessage, FieldHistory, Lead, Note, Opportunity, OpportunityContactRole,
                      Quote)
 
 MAX_RECORDS = 3
@@ -181,6 +181,18 @@ def merge_records(session: Session, user: User, clock: WorldClock, object_key: s
                 count("contact_role", 1)
         session.flush()
     if object_key in ("contact", "lead"):
+        # Campaign members: the loser's membership moves unless the master is already in that campaign.
+        col = CampaignMember.contact_id if object_key == "contact" else CampaignMember.lead_id
+        member_of = set(session.exec(select(CampaignMember.campaign_id).where(col == master_id)).all())
+        for m in session.exec(select(CampaignMember).where(col.in_(losers)).order_by(CampaignMember.id)).all():
+            if m.campaign_id in member_of:
+                session.delete(m)
+            else:
+                setattr(m, col.key, master_id)
+                member_of.add(m.campaign_id)
+                session.add(m)
+                count("campaign_member", 1)
+        session.flush()
         session.execute(update(EmailMessage).where(EmailMessage.who_type == object_key, EmailMessage.who_id.in_(losers)).values(who_id=master_id))
     for model, key in ((Activity, "activity"), (Note, "note")):
         result = session.execute(update(model).where(model.related_type == object_key, model.related_id.in_(losers)).values(related_id=master_id))

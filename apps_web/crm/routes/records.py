@@ -89,6 +89,11 @@ def render_record(request: Request, session, user, clock, object_key: str, recor
             dups = find_duplicates(session, object_key, record, record.id)
             if dups:
                 page["dup_card"] = {"message": card_message(object_key, len(dups)), "url": f"{OBJECTS[object_key].url(record.id)}/duplicates"}
+    if object_key == "contact" or (object_key == "lead" and not record.converted_at):
+        from .campaigns import add_to_campaign_context
+
+        page["add_campaign"] = add_to_campaign_context(session, object_key, record)
+        page["actions"].insert(0, {"label": "Add to Campaign", "dialog": "add-campaign-dialog"})
     if object_key == "lead":
         from .convert import convert_context
 

@@ -151,6 +151,9 @@ def test_contact_merge_moves_tasks_and_keeps_chosen_email(fresh, live_host) -> N
                     " AND o.account_id = c.account_id) ORDER BY id DESC LIMIT 1")
     orig = world.one("SELECT id, email FROM crm_contact WHERE first_name = ? AND last_name = ? AND account_id = ? AND id != ?", dup[1], dup[2], dup[4], dup[0])
     task = world.one("SELECT id FROM crm_activity WHERE related_type = 'contact' AND related_id = ?", dup[0])[0]
+    camp = world.one("SELECT id FROM crm_campaign ORDER BY id DESC")[0]
+    write(world, "DELETE FROM crm_campaign_member WHERE contact_id IN (?, ?)", dup[0], orig[0])
+    write(world, "INSERT INTO crm_campaign_member (campaign_id, contact_id, status, has_responded) VALUES (?, ?, 'Responded', 1)", camp, dup[0])
     page.goto(live_host.url("crm", "/contacts"))
     page.get_by_role("link", name="Merge Contacts").click()
     page.get_by_role("searchbox", name="Search Contacts").fill(f"{dup[1]} {dup[2]}")
@@ -165,6 +168,7 @@ def test_contact_merge_moves_tasks_and_keeps_chosen_email(fresh, live_host) -> N
     assert world.one("SELECT email FROM crm_contact WHERE id = ?", orig[0]) == (dup[3],)
     assert world.one("SELECT count(*) FROM crm_contact WHERE id = ?", dup[0])[0] == 0
     assert world.one("SELECT related_id, contact_id FROM crm_activity WHERE id = ?", task) == (orig[0], orig[0])
+    assert world.query("SELECT campaign_id, status FROM crm_campaign_member WHERE contact_id = ?", orig[0]) == [(camp, "Responded")]
 
 
 def test_a_profile_without_delete_cannot_merge(browser: Browser, live_host) -> None:
