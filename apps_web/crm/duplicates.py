@@ -3,7 +3,7 @@
 A matching rule says when two records are the same company or person:
 
 - Standard Account Matching Rule: the account names match once case, punctuation and legal suffixes
-  ("Inc.", "Corp", "LLC"...) are set aside, and the billing cities match (or one of them is blank).
+  ("Inc.", "Corp", "LLC"...) are set aside, and the billing cities match (a blank city matches nothing).
 - Standard Contact Matching Rule: the same email (any case), or the same first and last name at the
   same account.
 - Standard Lead Matching Rule: the same email, or the same first and last name at the same company
@@ -50,7 +50,8 @@ def _text(value: Any) -> str:
 
 
 def _same_city(a: Any, b: Any) -> bool:
-    return not _text(a) or not _text(b) or _text(a) == _text(b)
+    """Blank fields don't match (Salesforce's default for matching rules)."""
+    return bool(_text(a)) and _text(a) == _text(b)
 
 
 def _get(values: Any, name: str) -> Any:
