@@ -35,6 +35,9 @@ class AppSpec:
     router: Callable[[], "APIRouter"]  # factory, so importing an app stays cheap
     seed: Callable[["SeedContext"], None] | None = None  # fills the app's tables in a new world
     seed_after: tuple[str, ...] = ()  # apps whose data this app's generator reads
+    # Runs after every app's generator: rows added to an existing world that no other generator reads
+    # (so adding them changes no other app's data for an existing seed).
+    seed_last: Callable[["SeedContext"], None] | None = None
     color: str = "#0176d3"  # accent colour of the app's header
     order: int = 100  # position in the launcher
     home_path: str = "/"

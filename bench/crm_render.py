@@ -38,6 +38,24 @@ def _pages(conn, _user_id: int) -> _render.Pages:
         pages += [("quote", f"/quotes/{quote[0]}"), ("quote PDF", f"/quotes/{quote[0]}/pdf"), ("items to approve", "/approvals")]
     pages += _dashboards(conn)
     pages += _built(conn, _user_id)
+    pages += _duplicates(conn)
+    return pages
+
+
+def _duplicates(conn) -> _render.Pages:
+    """The duplicate management pages on the world's appended near-duplicates: a record page with the
+    duplicates card, its duplicates, the merge search and the comparison of three accounts."""
+    dup = conn.execute("SELECT d.id, a.id FROM crm_account d JOIN crm_account a ON a.website = d.website AND a.id < d.id ORDER BY d.id DESC LIMIT 1").fetchone()
+    contact = conn.execute("SELECT d.id, o.id FROM crm_contact d JOIN crm_contact o ON o.first_name = d.first_name AND o.last_name = d.last_name"
+                           " AND o.account_id = d.account_id AND o.id < d.id ORDER BY d.id DESC LIMIT 1").fetchone()
+    if not dup:
+        return []
+    third = conn.execute("SELECT id FROM crm_account ORDER BY id LIMIT 1").fetchone()[0]
+    pages = [("record account (duplicates card)", f"/accounts/{dup[0]}"), ("account duplicates", f"/accounts/{dup[0]}/duplicates"),
+             ("merge accounts (search)", "/accounts/merge?q=a"),
+             ("merge accounts (compare 3)", f"/accounts/merge?ids={dup[1]}&ids={dup[0]}&ids={third}&step=compare")]
+    if contact:
+        pages.append(("merge contacts (compare)", f"/contacts/merge?ids={contact[1]}&ids={contact[0]}&step=compare"))
     return pages
 
 

@@ -30,6 +30,14 @@ def _seed(ctx):
     seed_crm(ctx)
 
 
+def _seed_last(ctx):
+    from .seed.campaigns import seed_campaigns
+    from .seed.duplicates import seed_duplicates
+
+    seed_duplicates(ctx)
+    seed_campaigns(ctx)
+
+
 def _fields():
     from .forms import form_fields
     from .validation import MODELS, RULES
@@ -75,6 +83,19 @@ def _fields():
         "report_id": {"required": False, "label": "Report", "lookup": "report"},
         "measure": {"required": True, "label": "Measure (count, or field:agg of the report's summaries)", "picklist": ["count", "amount:sum", "annual_revenue:sum"]}}
     out["crm_dashboard_filter"] = {"field": {"required": True, "label": "Field", "picklist": ["owner", "territory", "close_date"]}}
+    # Duplicate management (duplicates.py, routes/merge.py).
+    out["crm_duplicate_rule"] = {"object_type": {"required": True, "label": "Object", "picklist": ["account", "contact", "lead"]},
+                                 "action_on_create": {"required": True, "label": "Action On Create", "picklist": ["Allow", "Block"]},
+                                 "action_on_edit": {"required": True, "label": "Action On Edit", "picklist": ["Allow", "Block"]},
+                                 "alert_text": {"required": False, "label": "Alert Text"}}
+    out["crm_campaign"] = {"type": {"required": False, "label": "Type", "picklist": ["Advertisement", "Conference", "Direct Mail", "Email", "Partners",
+                                                                         "Referral Program", "Telemarketing", "Trade Show", "Webinar", "Other"]},
+                           "status": {"required": True, "label": "Status", "picklist": ["Planned", "In Progress", "Completed", "Aborted"]},
+                           "parent_id": {"required": False, "label": "Parent Campaign", "lookup": "campaign"}}
+    out["crm_campaign_member"] = {"status": {"required": True, "label": "Status", "picklist": ["Sent", "Responded"]},
+                                  "campaign_id": {"required": True, "label": "Campaign", "lookup": "campaign"},
+                                  "lead_id": {"required": False, "label": "Lead", "lookup": "lead"},
+                                  "contact_id": {"required": False, "label": "Contact", "lookup": "contact"}}
     return out
 
 
@@ -92,6 +113,7 @@ APP = AppSpec(
     package_dir=Path(__file__).parent,
     router=_router,
     seed=_seed,
+    seed_last=_seed_last,  # near-duplicate records and the duplicate rules, appended after every app's data
     color="#0176d3",
     order=10,
     templates_setup=_templates_setup,

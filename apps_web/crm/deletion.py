@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import delete, or_, select, update
 from sqlmodel import Session
 
-from .models import (Account, Activity, ApprovalRequest, Case, Contact, FieldHistory, Lead, Note, Opportunity, OpportunityContactRole,
+from .models import (Account, Activity, ApprovalRequest, CampaignMember, Case, Contact, FieldHistory, Lead, Note, Opportunity, OpportunityContactRole,
                      OpportunityLineItem, Quote, QuoteLineItem, RecentView)
 
 MODELS: dict[str, type] = {
@@ -99,6 +99,11 @@ def delete_record(session: Session, object_key: str, record_id: int) -> dict[str
         session.execute(update(Quote).where(Quote.account_id.in_(gone_accounts)).values(account_id=None))
     if ids["case"]:
         session.execute(delete(FieldHistory).where(FieldHistory.object_type == "case", FieldHistory.record_id.in_(ids["case"])))
+    # Campaign memberships of the people who go.
+    if gone_contacts:
+        session.execute(delete(CampaignMember).where(CampaignMember.contact_id.in_(gone_contacts)))
+    if ids["lead"]:
+        session.execute(delete(CampaignMember).where(CampaignMember.lead_id.in_(ids["lead"])))
     # 2. Children before parents.
     if plan.contact_roles:
         session.execute(delete(OpportunityContactRole).where(OpportunityContactRole.id.in_(plan.contact_roles)))

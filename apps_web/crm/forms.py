@@ -159,6 +159,12 @@ class RecordForm:
     origin: str = ""  # where the form was opened: "list" re-renders the list on errors
     list_url: str = ""  # the list view the dialog was opened from (kept on errors and by Save & New)
     save_and_new: bool = True
+    duplicates: list[dict] = field(default_factory=list)  # what the duplicate rule matched (the alert's View Duplicates)
+    duplicates_blocked: bool = False
+
+    @property
+    def duplicates_ack(self) -> str:
+        return ",".join(str(d["id"]) for d in self.duplicates)
 
     @property
     def info(self):  # noqa: ANN201
@@ -270,7 +276,18 @@ def build_form(
     else:
         title = f"New {info.label}"
         action = action or info.path
+    dups = []
+    dup_ids = [int(i) for i in str(errors.get("__duplicates__", "")).split(",") if i.isdigit()]
+    if dup_ids:
+        model = OBJECTS[object_key].model
+        users = {u.id: u.name for u in session.exec(select(User)).all()}
+        for rec in session.exec(select(model).where(model.id.in_(dup_ids)).order_by(model.id)).all():
+            sub = {"account": lambda r: r.billing_city, "contact": lambda r: r.email, "lead": lambda r: r.company}.get(object_key, lambda r: "")(rec)
+            dups.append({"id": rec.id, "name": display_name(object_key, rec), "url": info.url(rec.id), "sub": sub or "",
+                         "owner": users.get(getattr(rec, "owner_id", None), "")})
     return RecordForm(
+        duplicates=dups,
+        duplicates_blocked=bool(errors.get("__blocked__")),
         object_key=object_key,
         mode=mode,
         title=title,
@@ -317,10 +334,14 @@ def save_record(
     user: User,
     clock: WorldClock,
     record: Any = None,
+    duplicates: str = "check",
 ) -> tuple[Any, dict[str, str]]:
     """Validate and write a create (``record`` None) or an edit. Returns (record, {}) or (None, errors).
 
-    Nothing is written when there is any error.
+    Nothing is written when there is any error. ``duplicates``: "check" applies the object's duplicate
+    rule (a Block rule refuses with its message; an Allow rule with an alert refuses once with the alert,
+    ``errors["__duplicates__"]`` holding the matching ids), "ack:<ids>" saves past an Allow rule's
+    alert for those same matches (the user saved again) but still obeys a Block rule.
     """
     from .validation import REQUIRED, validate
 
@@ -328,6 +349,14 @@ def save_record(
     if "owner_id" in raw and not raw["owner_id"] and "owner_id" not in errors:
         errors["owner_id"] = REQUIRED  # every record has an owner, as in Salesforce
     if errors:
+        return None, errors
+    from .duplicates import alert_message, check_save
+
+    dup = check_save(session, object_key, cleaned, record)
+    if dup is not None and (dup.blocked or duplicates != f"ack:{dup.ids}"):
+        errors = {"__duplicates__": dup.ids, "__all__": dup.rule.alert_text if dup.blocked else alert_message(object_key)}
+        if dup.blocked:
+            errors["__blocked__"] = "1"
         return None, errors
     apply_rules(object_key, cleaned, record, clock)
     created = record is None

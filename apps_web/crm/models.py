@@ -524,3 +524,53 @@ class DashboardFilter(SQLModel, table=True):
     position: int
     field: str = Field(max_length=40)
     label: str = Field(max_length=80)
+
+
+# -- Duplicate management (Salesforce's DuplicateRule and merge) ---------------------------------------------------
+class DuplicateRule(Timestamps, table=True):
+    """A duplicate rule: which object it watches, its matching rule, and what a save that matches does
+    on create and on edit (``Allow``: save after the alert; ``Block``: refuse with ``alert_text``)."""
+
+    __tablename__ = "crm_duplicate_rule"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=80)
+    object_type: str = Field(max_length=20, index=True)  # account | contact | lead
+    active: bool = True
+    matching_rule: str = Field(max_length=80)  # "Standard Account Matching Rule"...
+    action_on_create: str = Field(default="Allow", max_length=10)  # Allow | Block
+    action_on_edit: str = Field(default="Allow", max_length=10)
+    alert: bool = True  # Allow shows the alert (Salesforce's "Alert" option)
+    alert_text: str = Field(default="Use one of these records?", max_length=255)
+    sort_order: int = 1
+
+
+# -- Campaigns and their members (Salesforce's Campaign and CampaignMember) ------------------------------------------
+class Campaign(Timestamps, table=True):
+    __tablename__ = "crm_campaign"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True, max_length=80)
+    type: str | None = Field(default=None, max_length=40)  # Conference Webinar Trade Show Email...
+    status: str = Field(default="Planned", max_length=20)  # Planned In Progress Completed Aborted
+    start_date: date | None = None
+    end_date: date | None = None
+    budgeted_cost: float | None = None
+    actual_cost: float | None = None
+    expected_revenue: float | None = None
+    expected_response: float | None = None  # percent
+    is_active: bool = True
+    parent_id: int | None = Field(default=None, foreign_key="crm_campaign.id")
+    owner_id: int | None = Field(default=None, foreign_key=USER_FK, index=True)
+    description: str | None = None
+
+
+class CampaignMember(Timestamps, table=True):
+    """A lead or a contact (one of ``lead_id``, ``contact_id``) in a campaign, with its member status."""
+
+    __tablename__ = "crm_campaign_member"
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="crm_campaign.id", index=True)
+    lead_id: int | None = Field(default=None, foreign_key="crm_lead.id", index=True)
+    contact_id: int | None = Field(default=None, foreign_key="crm_contact.id", index=True)
+    status: str = Field(default="Sent", max_length=20)  # Sent | Responded
+    has_responded: bool = False
+    first_responded_date: date | None = None

@@ -41,6 +41,7 @@ NAV_TABS: list[tuple[str, str]] = [
     ("Contacts", "/contacts"),
     ("Leads", "/leads"),
     ("Opportunities", "/opportunities"),
+    ("Campaigns", "/campaigns"),
     ("Cases", "/cases"),
     ("Tasks", "/tasks"),
     ("Reports", "/reports"),

@@ -86,6 +86,10 @@ def build_template(path: Path, *, seed: int, scale: int, version: str) -> None:
             if spec.seed is not None:
                 spec.seed(ctx)
                 session.flush()
+        for spec in registry.seed_order(specs):
+            if spec.seed_last is not None:
+                spec.seed_last(ctx)
+                session.flush()
         session.commit()
     engine.dispose()
     conn = sqlite3.connect(path)

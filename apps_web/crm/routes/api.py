@@ -102,6 +102,8 @@ def _register(object_key: str) -> None:
         cleaned, errors = validate(object_key, data, session)
         if errors:
             return _invalid(object_key, errors)
+        if (blocked := _blocked(session, object_key, cleaned)) is not None:
+            return blocked
         values = {**DEFAULTS.get(object_key, {}), **cleaned}
         values.update(derive(object_key, values, None, clock.now))
         if object_key == "case":
@@ -122,6 +124,8 @@ def _register(object_key: str) -> None:
         cleaned, errors = validate(object_key, data, session, partial=True, record_id=record_id)
         if errors:
             return _invalid(object_key, errors)
+        if (blocked := _blocked(session, object_key, cleaned, record)) is not None:
+            return blocked
         cleaned.update(derive(object_key, cleaned, record, clock.now))
         for name, value in cleaned.items():
             setattr(record, name, value)
@@ -145,6 +149,16 @@ def _register(object_key: str) -> None:
     router.add_api_route(path + "/{record_id}", get_record, methods=["GET"], summary=f"Get {_a(label)} by id", response_model=public, name=f"api_get_{object_key}")
     router.add_api_route(path + "/{record_id}", update_record, methods=["PATCH"], summary=f"Update {_a(label)}: only the fields given change", response_model=public, name=f"api_update_{object_key}", openapi_extra=openapi.body(object_key, partial=True))
     router.add_api_route(path + "/{record_id}", remove_record, methods=["DELETE"], summary=f"Delete {_a(label)} (and what goes with it, as the app does)", name=f"api_delete_{object_key}")
+
+
+def _blocked(session, object_key: str, cleaned: dict, record=None):
+    """A Block duplicate rule refuses API saves too (an Allow rule's alert is for the dialogs only)."""
+    from ..duplicates import check_save
+
+    dup = check_save(session, object_key, cleaned, record)
+    if dup is None or not dup.blocked:
+        return None
+    return JSONResponse({"detail": dup.rule.alert_text, "error": "DUPLICATES_DETECTED", "duplicates": [m.id for m in dup.matches]}, status_code=409)
 
 
 for _key in API_OBJECTS:

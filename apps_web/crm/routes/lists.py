@@ -196,11 +196,17 @@ def _render_errors(request: Request, session: Session, user: User, clock: WorldC
     return render_list(request, session, user, clock, object_key, query, create_form=built, status_code=422)
 
 
+def _dup_mode(form: Any) -> str:
+    """Saving again after the duplicate alert saves past it (for the same matches)."""
+    ack = str(form.get("duplicates_ack") or "")
+    return f"ack:{ack}" if ack else "check"
+
+
 def _create(object_key: str):
     async def create(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
         form = await request.form()
         raw = parse_form(object_key, form)
-        record, errors = save_record(session, object_key, raw, user=user, clock=clock)
+        record, errors = save_record(session, object_key, raw, user=user, clock=clock, duplicates=_dup_mode(form))
         if errors:
             return _render_errors(request, session, user, clock, object_key, form, raw, errors, mode="create")
         info = OBJECTS[object_key]
@@ -221,7 +227,7 @@ def _edit(object_key: str):
         record = get_or_404(session, info.model, record_id, info.label)
         form = await request.form()
         raw = parse_form(object_key, form)
-        saved, errors = save_record(session, object_key, raw, user=user, clock=clock, record=record)
+        saved, errors = save_record(session, object_key, raw, user=user, clock=clock, record=record, duplicates=_dup_mode(form))
         if errors:
             session.rollback()
             return _render_errors(request, session, user, clock, object_key, form, raw, errors, mode="edit", record=record)

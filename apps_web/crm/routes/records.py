@@ -82,6 +82,18 @@ def render_record(request: Request, session, user, clock, object_key: str, recor
     page["base"] = OBJECTS[object_key].url(record.id)
     if mail_installed():  # the Email composer sends through the mail app
         page["email"] = {**composer_defaults(session, user, object_key, record), "templates": templates_for(session, object_key)}
+    if object_key in ("account", "contact", "lead") and not (object_key == "lead" and record.converted_at):
+        from ..duplicates import active_rule, card_message, find_duplicates
+
+        if active_rule(session, object_key) is not None:  # the card shows while a duplicate rule watches the object
+            dups = find_duplicates(session, object_key, record, record.id)
+            if dups:
+                page["dup_card"] = {"message": card_message(object_key, len(dups)), "url": f"{OBJECTS[object_key].url(record.id)}/duplicates"}
+    if object_key == "contact" or (object_key == "lead" and not record.converted_at):
+        from .campaigns import add_to_campaign_context
+
+        page["add_campaign"] = add_to_campaign_context(session, object_key, record)
+        page["actions"].insert(0, {"label": "Add to Campaign", "dialog": "add-campaign-dialog"})
     if object_key == "lead":
         from .convert import convert_context
 
