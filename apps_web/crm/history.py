@@ -22,7 +22,8 @@ TRACKED: dict[type, tuple[str, dict[str, str]]] = {
 }
 
 
-def _raw(value) -> str | None:
+def raw_value(value) -> str | None:
+    """A field's value as field history stores it (and as a merge compares values)."""
     if value is None:
         return None
     if isinstance(value, (date, datetime)):
@@ -49,9 +50,9 @@ def _track(session, _flush_context, _instances) -> None:  # noqa: ANN001
                 continue
             old = hist.deleted[0] if hist.deleted else None
             new = hist.added[0]
-            if _raw(old) == _raw(new):
+            if raw_value(old) == raw_value(new):
                 continue
-            session.add(FieldHistory(object_type=object_type, record_id=obj.id, field=name, old_value=_raw(old), new_value=_raw(new),
+            session.add(FieldHistory(object_type=object_type, record_id=obj.id, field=name, old_value=raw_value(old), new_value=raw_value(new),
                                      user_id=session.info.get("user_id"), changed_at=now))
 
 

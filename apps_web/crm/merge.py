@@ -13,8 +13,6 @@ needs the permission to delete the object (see ``can_merge``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
-from typing import Any
 
 from sqlalchemy import delete, update
 from sqlmodel import Session, select
@@ -24,6 +22,7 @@ from ..world import WorldClock
 from . import picklists as pl
 from .common import stamp
 from .deletion import delete_record
+from .history import raw_value
 from .models import (Account, Activity, CampaignMember, Case, Contact, EmailMessage, FieldHistory, Lead, Note, Opportunity, OpportunityContactRole,
                      Quote)
 
@@ -71,16 +70,6 @@ def role_of(user: User) -> str:
 
 def can_merge(user: User, object_key: str) -> bool:
     return role_of(user) in MERGE_ROLES.get(object_key, set())
-
-
-def _raw(value: Any) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, (date, datetime)):
-        return value.isoformat()
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
 
 
 def check_selection(session: Session, user: User, object_key: str, ids: list[int]) -> list:
@@ -137,14 +126,14 @@ def merge_records(session: Session, user: User, clock: WorldClock, object_key: s
         if name in ("parent_id", "reports_to_id") and new in by_id:
             new = None if new == master_id or new in losers else new  # a record can't be its own parent
         old = getattr(master, name)
-        if _raw(old) != _raw(new):
-            changed[name] = (_raw(old), _raw(new))
+        if raw_value(old) != raw_value(new):
+            changed[name] = (raw_value(old), raw_value(new))
             setattr(master, name, new)
     if object_key == "account" and master.parent_id in losers + [master_id]:
-        changed.setdefault("parent_id", (_raw(master.parent_id), None))
+        changed.setdefault("parent_id", (raw_value(master.parent_id), None))
         master.parent_id = None
     if object_key == "contact" and master.reports_to_id in losers + [master_id]:
-        changed.setdefault("reports_to_id", (_raw(master.reports_to_id), None))
+        changed.setdefault("reports_to_id", (raw_value(master.reports_to_id), None))
         master.reports_to_id = None
     stamp(master, user, clock)
     session.add(master)

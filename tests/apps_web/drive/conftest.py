@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import httpx
+import pytest
 
 from apps_web.identity import SESSION_COOKIE, session_cookie
 
@@ -26,3 +29,26 @@ def my_root(world, user_id: int) -> int:
 def rows(world, sql: str, *args) -> list[tuple]:
     with world.connect() as conn:
         return conn.execute(sql, args).fetchall()
+
+
+@pytest.fixture(scope="module")
+def world(live_host):
+    """The module's own world (its tests share it)."""
+    return live_host.world()
+
+
+@contextmanager
+def signed_in_page(browser, live_host, world, username: str, **context_options):
+    """(context, page) of a new browser context signed in as ``username``; closed afterwards."""
+    context = live_host.new_context(browser, world, username, **context_options)
+    try:
+        yield context, context.new_page()
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def page(browser, live_host, world, me):
+    """A page signed in as the module's ``me`` fixture (id, username, department)."""
+    with signed_in_page(browser, live_host, world, me[1]) as (_context, page):
+        yield page

@@ -13,11 +13,6 @@ from .conftest import client_for, my_root, rows, user
 
 
 @pytest.fixture(scope="module")
-def world(live_host):
-    return live_host.world()
-
-
-@pytest.fixture(scope="module")
 def rep(world):
     return user(world, "sales_rep")
 

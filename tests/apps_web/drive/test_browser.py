@@ -11,14 +11,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import my_root, rows, user
+from .conftest import my_root, rows, signed_in_page, user
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def world(live_host):
-    return live_host.world()
 
 
 @pytest.fixture(scope="module")
@@ -28,10 +23,8 @@ def me(world):
 
 @pytest.fixture(scope="module")
 def page(browser, live_host, world, me):
-    context = live_host.new_context(browser, world, me[1], accept_downloads=True)
-    page = context.new_page()
-    yield page
-    context.close()
+    with signed_in_page(browser, live_host, world, me[1], accept_downloads=True) as (_context, page):
+        yield page
 
 
 def goto(page: Page, live_host, path: str) -> None:

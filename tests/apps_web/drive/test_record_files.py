@@ -10,14 +10,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import rows
+from .conftest import rows, signed_in_page
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def world(live_host):
-    return live_host.world()
 
 
 @pytest.fixture(scope="module")
@@ -30,10 +25,8 @@ def proposal(world):
 
 @pytest.fixture(scope="module")
 def page(browser, live_host, world, proposal):
-    context = live_host.new_context(browser, world, proposal[2])
-    page = context.new_page()
-    yield page
-    context.close()
+    with signed_in_page(browser, live_host, world, proposal[2]) as (_context, page):
+        yield page
 
 
 def test_add_open_and_remove_files_on_an_opportunity(page: Page, live_host, world, proposal) -> None:

@@ -22,11 +22,6 @@ BLOCKS = [
 
 
 @pytest.fixture(scope="module")
-def world(live_host):
-    return live_host.world()
-
-
-@pytest.fixture(scope="module")
 def me(world):
     return user(world, "sales_rep", 2)
 
@@ -37,14 +32,6 @@ def doc(live_host, world, me):
         item = http.post("/api/items", json={"parent_id": my_root(world, me[0]), "kind": "document", "name": "Order Form - terms"}).json()
         assert http.put(f"/api/documents/{item['id']}", json={"blocks": BLOCKS}).status_code == 200
     return item["id"]
-
-
-@pytest.fixture(scope="module")
-def page(browser, live_host, world, me):
-    context = live_host.new_context(browser, world, me[1])
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def texts(world, doc: int) -> list[str]:

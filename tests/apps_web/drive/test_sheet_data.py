@@ -15,21 +15,8 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def world(live_host):
-    return live_host.world()
-
-
-@pytest.fixture(scope="module")
 def me(world):
     return user(world, "finance", 0)
-
-
-@pytest.fixture(scope="module")
-def page(browser, live_host, world, me):
-    context = live_host.new_context(browser, world, me[1])
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def column(world, item: int, col: int) -> list[tuple]:

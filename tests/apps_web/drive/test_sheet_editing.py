@@ -10,14 +10,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import client_for, my_root, rows, user
+from .conftest import client_for, my_root, rows, signed_in_page, user
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def world(live_host):
-    return live_host.world()
 
 
 @pytest.fixture(scope="module")
@@ -27,11 +22,9 @@ def me(world):
 
 @pytest.fixture(scope="module")
 def page(browser, live_host, world, me):
-    context = live_host.new_context(browser, world, me[1])
-    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_host.url("drive"))
-    page = context.new_page()
-    yield page
-    context.close()
+    with signed_in_page(browser, live_host, world, me[1]) as (context, page):
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_host.url("drive"))
+        yield page
 
 
 def cells(world, item_id: int, sheet: str) -> dict[str, tuple]:
