@@ -122,6 +122,10 @@ def _navigating(error: Exception) -> bool:
     return "Execution context was destroyed" in text or "navigat" in text.lower() and "context" in text.lower()
 
 
+SCROLL_FRAME_CHECKS = 3
+_TWO_FRAMES_JS = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
+
+
 class Player:
     """Plays steps on a page through ``step`` (the environment's step, or any executor).
 
@@ -242,6 +246,11 @@ class Player:
         amount = max(1, min(10, round(delta / 100)))
         await self.send({"action": "scroll", "x": int(mid_x), "y": int(mid_y), "direction": direction, "amount": amount})
         after = await self.probe(t)
+        for _ in range(SCROLL_FRAME_CHECKS):  # a busy renderer may show the scroll a frame or two later
+            if after.get("box") != box:
+                break
+            await self.page.evaluate(_TWO_FRAMES_JS)
+            after = await self.probe(t)
         return after.get("box") != box
 
     # -- playing ----------------------------------------------------------------------------------------
