@@ -122,14 +122,14 @@ async def capture_png(
 
 _NEXT_FRAME = "new Promise(r => requestAnimationFrame(() => r(true)))"
 # Two frames: the first applies the compositor's pending scroll to the page, the second starts after it.
-_TWO_FRAMES = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
+TWO_FRAMES_JS = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
 
 
 async def next_frame(cdp: Any, timeout: float = CAPTURE_TIMEOUT_S) -> None:
     """Wait until the page has produced its next frames, without capturing them. A page being replaced
     (or gone) has nothing to wait for: any error ends the wait."""
     try:
-        await asyncio.wait_for(cdp.send("Runtime.evaluate", {"expression": _TWO_FRAMES, "awaitPromise": True}), timeout)
+        await asyncio.wait_for(cdp.send("Runtime.evaluate", {"expression": TWO_FRAMES_JS, "awaitPromise": True}), timeout)
     except Exception:
         pass
 

@@ -20,6 +20,7 @@ from urllib.parse import urljoin
 
 from sandbox.actions import BaseAction, parse_action
 from sandbox.actions.model import MAX_KEY_REPEAT
+from sandbox.observe import TWO_FRAMES_JS
 
 from .model import (
     AnswerStep,
@@ -123,7 +124,6 @@ def _navigating(error: Exception) -> bool:
 
 
 SCROLL_FRAME_CHECKS = 3
-_TWO_FRAMES_JS = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
 
 
 class Player:
@@ -249,7 +249,7 @@ class Player:
         for _ in range(SCROLL_FRAME_CHECKS):  # a busy renderer may show the scroll a frame or two later
             if after.get("box") != box:
                 break
-            await self.page.evaluate(_TWO_FRAMES_JS)
+            await self.page.evaluate(TWO_FRAMES_JS)
             after = await self.probe(t)
         return after.get("box") != box
 
