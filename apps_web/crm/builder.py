@@ -305,3 +305,16 @@ def check_unique_name(value: str) -> str | None:
 
 __all__ = ["AGGREGATES", "Definition", "FOLDERS", "MAX_GROUPS", "RGroup", "RResult", "ReportType", "TYPES", "check", "check_unique_name",
            "definition_from", "run", "top_group"]
+
+
+def definition_of(session: Session, rep: Any) -> Definition:
+    """The definition of a saved report (a ``crm_report`` row and its filters)."""
+    from sqlmodel import select as sm_select
+
+    from .models import ReportFilter
+
+    rtype = TYPES[rep.report_type]
+    rows = session.exec(sm_select(ReportFilter).where(ReportFilter.report_id == rep.id).order_by(ReportFilter.position)).all()
+    sums = tuple(tuple(s.split(":", 1)) for s in rep.summaries.split(",") if ":" in s)
+    return Definition(rtype, tuple(c for c in rep.columns.split(",") if c in rtype.fields), tuple(g for g in rep.groupings.split(",") if g),
+                      sums, tuple(Filter(r.field, r.operator, r.value) for r in rows), rep.filter_logic or "", rep.chart)  # type: ignore[arg-type]

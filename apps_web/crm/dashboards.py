@@ -22,7 +22,7 @@ from . import builder as B
 from . import picklists as P
 from .listing import Filter
 from .listviews import role_of
-from .models import Dashboard, DashboardComponent, DashboardFolder, ReportDef, ReportFilter
+from .models import Dashboard, DashboardComponent, DashboardFolder, ReportDef
 from .reports import RANGES, date_range
 
 PRIVATE, PUBLIC = "Private Dashboards", "Public Dashboards"
@@ -91,14 +91,6 @@ def _resolve(defn: B.Definition, clock: WorldClock) -> B.Definition:
     return replace(defn, filters=tuple(out))
 
 
-def saved_definition(session: Session, rep: ReportDef) -> B.Definition:
-    rtype = B.TYPES[rep.report_type]
-    rows = session.exec(select(ReportFilter).where(ReportFilter.report_id == rep.id).order_by(ReportFilter.position)).all()
-    sums = tuple(tuple(s.split(":", 1)) for s in rep.summaries.split(",") if ":" in s)
-    return B.Definition(rtype, tuple(c for c in rep.columns.split(",") if c in rtype.fields), tuple(g for g in rep.groupings.split(",") if g),
-                        sums, tuple(Filter(r.field, r.operator, r.value) for r in rows), rep.filter_logic or "", rep.chart)  # type: ignore[arg-type]
-
-
 def sources(session: Session, user: User) -> list[Source]:
     """Every report a component may read: the standard reports, then the saved reports this user sees
     that group their rows (a component needs groups or a summary)."""
@@ -107,7 +99,7 @@ def sources(session: Session, user: User) -> list[Source]:
 
     for rep in visible_reports(session, user):
         if rep.report_type in B.TYPES:
-            out.append(Source(f"r{rep.id}", rep.name, saved_definition(session, rep), f"/reports/custom/{rep.id}"))
+            out.append(Source(f"r{rep.id}", rep.name, B.definition_of(session, rep), f"/reports/custom/{rep.id}"))
     return out
 
 
@@ -118,7 +110,7 @@ def source_of(session: Session, comp: DashboardComponent) -> Source | None:
     rep = session.get(ReportDef, comp.report_id) if comp.report_id else None
     if rep is None or rep.report_type not in B.TYPES:
         return None
-    return Source(f"r{rep.id}", rep.name, saved_definition(session, rep), f"/reports/custom/{rep.id}")
+    return Source(f"r{rep.id}", rep.name, B.definition_of(session, rep), f"/reports/custom/{rep.id}")
 
 
 # -- permissions ----------------------------------------------------------------------------------------------

@@ -51,14 +51,6 @@ def _saved(session: Session, user: User, report_id: int, *, edit: bool = False) 
     return rep
 
 
-def definition_of(session: Session, rep: ReportDef) -> B.Definition:
-    rtype = B.TYPES[rep.report_type]
-    rows = session.exec(select(ReportFilter).where(ReportFilter.report_id == rep.id).order_by(ReportFilter.position)).all()
-    sums = tuple(tuple(s.split(":", 1)) for s in rep.summaries.split(",") if ":" in s)
-    return B.Definition(rtype, tuple(c for c in rep.columns.split(",") if c in rtype.fields), tuple(g for g in rep.groupings.split(",") if g),
-                        sums, tuple(Filter(r.field, r.operator, r.value) for r in rows), rep.filter_logic or "", rep.chart)  # type: ignore[arg-type]
-
-
 def _fmt(kind: str, value: float | None) -> str:
     if value is None:
         return "-"
@@ -179,7 +171,7 @@ def builder_page(request: Request, session: SessionDep, user: CurrentUser):
     report = None
     if (query.get("report") or "").isdigit():
         report = _saved(session, user, int(query["report"]), edit=True)
-        defn = definition_of(session, report) if "type" not in query else B.definition_from(B.TYPES[report.report_type], query)
+        defn = B.definition_of(session, report) if "type" not in query else B.definition_from(B.TYPES[report.report_type], query)
     else:
         rtype = B.TYPES.get(query.get("type", ""))
         if rtype is None:
@@ -250,7 +242,7 @@ async def save_report(request: Request, session: SessionDep, user: CurrentUser, 
 @router.get("/reports/custom/{report_id:int}")
 def run_saved(request: Request, report_id: int, session: SessionDep, user: CurrentUser):
     rep = _saved(session, user, report_id)
-    defn = definition_of(session, rep)
+    defn = B.definition_of(session, rep)
     ctx = _page_context(session, defn, {})
     return render(request, "crm/report_custom.html", report=rep, **ctx)
 
