@@ -123,7 +123,7 @@ def _navigating(error: Exception) -> bool:
     return "Execution context was destroyed" in text or "navigat" in text.lower() and "context" in text.lower()
 
 
-SCROLL_FRAME_CHECKS = 3
+SCROLL_SETTLE_S = 2.0  # how long a wheel scroll may take to show under load before the target is called unreachable
 
 
 class Player:
@@ -245,10 +245,11 @@ class Player:
             return False
         amount = max(1, min(10, round(delta / 100)))
         await self.send({"action": "scroll", "x": int(mid_x), "y": int(mid_y), "direction": direction, "amount": amount})
+        # The wheel is handled off the main thread and a busy renderer may show the scroll some frames
+        # later: look again every two frames, for a bounded time (only a scroll that fails pays for it).
+        deadline = time.monotonic() + SCROLL_SETTLE_S
         after = await self.probe(t)
-        for _ in range(SCROLL_FRAME_CHECKS):  # a busy renderer may show the scroll a frame or two later
-            if after.get("box") != box:
-                break
+        while after.get("box") == box and time.monotonic() < deadline:
             await self.page.evaluate(TWO_FRAMES_JS)
             after = await self.probe(t)
         return after.get("box") != box
