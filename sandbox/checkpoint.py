@@ -12,10 +12,12 @@ never leaves half of one)::
         storage.json        the browser's cookies and localStorage (Playwright's storage state), with
                             the sign-in cookies reduced to who was signed in (re-issued on resume for
                             the new world and the resuming host's secret) and origins without a port
+        files/              the agent's files (its downloads), copied into the resumed episode's folder
 
 Resuming imports a copy of the world as a new world (the checkpoint is never changed by it), opens
 a context with the saved storage, reopens the tabs and restores the counters. The page's own state
-beyond its address (scroll position, unsaved form input, back/forward history) is not kept.
+beyond its address (scroll position, unsaved form input, back/forward history, an open file chooser) is
+not kept.
 
 ``branch=False`` continues the saved episode: that claims the checkpoint (a ``resumed.json`` marker)
 so that the same episode is not continued twice by mistake. ``branch=True`` starts another branch and
@@ -53,6 +55,7 @@ FORMAT = "cua-sandbox/checkpoint@1"
 MANIFEST = "checkpoint.json"
 WORLD_FILE = "world.sqlite"
 STORAGE_FILE = "storage.json"
+FILES_DIR = "files"
 RESUMED_FILE = "resumed.json"
 REQUIRED = ("format", "task", "steps", "trajectory", "start_seq", "seq", "tabs", "world")
 
@@ -165,6 +168,8 @@ async def save(episode: Episode, path: Path | str, *, overwrite: bool = False) -
             for w in episode._watches if not w.closed and not w.page.is_closed()
         ]  # fmt: skip
         sha = await asyncio.to_thread(_sha256, world_file)
+        await episode.files.settle()  # a download still being written is kept whole
+        await asyncio.to_thread(_copy_files, episode.files, tmp / FILES_DIR)
         _write(tmp / STORAGE_FILE, _storage_for_file(state, episode))
         _write(tmp / MANIFEST, _manifest(episode, tabs, sha))
         if path.exists():  # overwrite: the old one stays whole until the new one is in place
@@ -178,6 +183,14 @@ async def save(episode: Episode, path: Path | str, *, overwrite: bool = False) -
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return path
+
+
+def _copy_files(files: Any, to: Path) -> None:
+    names = files.names()
+    if names:
+        to.mkdir()
+        for name in names:
+            shutil.copyfile(files.folder / name, to / name)
 
 
 # -- reading --------------------------------------------------------------------------------------------
@@ -424,6 +437,11 @@ async def resume(
         for name, obj in episode.extensions.items():
             if name in saved_ext:
                 obj.restore(saved_ext[name])
+        saved_files = cp.path / FILES_DIR
+        if saved_files.is_dir():
+            for f in sorted(saved_files.iterdir()):
+                if f.is_file():
+                    await asyncio.to_thread(shutil.copyfile, f, episode.files.folder / f.name)
         await _reopen_tabs(episode, m["tabs"], ec.page)
         context.on("page", episode._on_page)
         settled, png = await episode.watch.settle_capture(episode.watch.mark(), budget, capture=observe.screenshot != "none",
@@ -441,6 +459,7 @@ async def resume(
         "task_id": spec.id, "seed": spec.seed, "world_id": world.id, "persona": episode.username, "url": obs["url"],
         "error": None, "blocked_requests": ec.blocked.drain(), "step": episode.steps, "resumed": dict(episode.origin),
         "timing": {"context_ms": (t_context - t0) * 1000, "total_ms": (t_end - t0) * 1000}, **extra,
+        **episode.files.info(),
     }  # fmt: skip
     if episode._grades_progress:
         info["milestones"] = episode.milestones

@@ -456,14 +456,7 @@ class Episode:
             info["coworkers"] = delivered
         if result.cut:
             info["cut"] = True
-        files = self.files.names()
-        if files:
-            info["files"] = files
-        chooser = self.files.pending()
-        if chooser is not None:
-            info["file_chooser"] = chooser
-        if self.files.errors:
-            info["download_errors"], self.files.errors = self.files.errors, []
+        info.update(self.files.info())
         if settled is not None and settled.timed_out:
             info["settle"] = "; ".join(settled.detail)
         line = {"step": self.steps, "action": info["action"], "url": obs["url"], "error": result.error}

@@ -71,6 +71,20 @@ class EpisodeFiles:
         path.write_bytes(data)
         return path
 
+    def info(self) -> dict[str, Any]:
+        """What a step's ``info`` says of the files: ``files``, an open ``file_chooser``, the
+        ``download_errors`` since the last step (each reported once)."""
+        out: dict[str, Any] = {}
+        names = self.names()
+        if names:
+            out["files"] = names
+        chooser = self.pending()
+        if chooser is not None:
+            out["file_chooser"] = chooser
+        if self.errors:
+            out["download_errors"], self.errors = self.errors, []
+        return out
+
     def pending(self) -> dict[str, Any] | None:
         """What the open chooser takes, for ``info["file_chooser"]``."""
         if self.chooser is None:

@@ -80,3 +80,25 @@ def test_an_empty_choice_cancels_the_chooser_and_closing_removes_the_files(pg) -
     assert obs["title"] == "Uploaded" and received(pg) == []
     pg.run(pg.core.episode.close())
     assert not folder.exists()  # the episode's files go with it
+
+
+def test_a_checkpoint_keeps_the_agents_files_and_a_branch_can_upload_them(pg, sbx_runtime, tmp_path) -> None:  # noqa: ANN001
+    from sandbox.gym_env import SandboxEnv
+
+    pg.reset(seed=0)
+    click(pg, GET)
+    click(pg, GET)
+    pg.checkpoint(tmp_path / "cp")
+    assert sorted(p.name for p in (tmp_path / "cp" / "files").iterdir()) == ["data (1).csv", "data.csv"]
+    branch = SandboxEnv("playground", "/upload", "upload", runtime=sbx_runtime, budget=SettleBudget(action=15))
+    try:
+        obs, info = branch.reset(options={"checkpoint": tmp_path / "cp"})
+        assert info["files"] == ["data (1).csv", "data.csv"]
+        assert branch.core.episode.files.folder != pg.core.episode.files.folder  # its own copy
+        click(branch, ONE)
+        obs, info = step(branch, {"action": "upload_file", "files": ["data (1).csv"]})
+        assert obs["last_action_error"] == ""
+        obs, _ = click(branch, SEND)
+        assert received(branch) == ["one: data (1).csv (8 bytes) a,b\n1,2\n"]
+    finally:
+        branch.close()
