@@ -24,7 +24,9 @@ class CoworkerExtension:
         actors, events = getattr(spec, "actors", ()), getattr(spec, "events", ())
         if not actors and not events:
             return None
-        engine = Coworkers.from_spec(actors, events, getattr(spec, "clock", None), seed=spec.seed)
+        from .model import default_model
+
+        engine = Coworkers.from_spec(actors, events, getattr(spec, "clock", None), seed=spec.seed, model=default_model(), world=spec.id)
         return cls(engine, world)
 
     def after_step(self, *, persona: str | None, action_name: str | None) -> list[dict[str, Any]]:
