@@ -27,6 +27,9 @@ SYSTEM = (
 )
 
 
+MAX_FOUND = 600  # characters of a check's findings shown to the judge
+
+
 class JudgeReplyError(ValueError):
     """The model did not reply with the JSON asked for, even after being told what was wrong."""
 
@@ -39,7 +42,11 @@ def _checks_text(request: JudgeRequest) -> str:
         mark = "passed" if c.passed else "FAILED"
         text = c.sentence or c.name
         extra = f" ({c.detail})" if c.detail and not c.passed else ""
-        lines.append(f"- {mark}: {text}{extra}")
+        found = ""
+        if c.actual not in (None, {}, []):  # what the check saw (a record's fields, the answer): evidence for the rubric
+            seen = json.dumps(c.actual, ensure_ascii=False, default=str)
+            found = f"; found: {seen[:MAX_FOUND] + '...' if len(seen) > MAX_FOUND else seen}"
+        lines.append(f"- {mark}: {text}{extra}{found}")
     return "\n".join(lines)
 
 

@@ -298,3 +298,23 @@ def test_figures_read_amounts_written_different_ways() -> None:
     assert figures("$131,000") == figures("131k") == figures("131 thousand") == {131000.0}
     assert figures("a 12% discount, 12 percent") == {12.0}
     assert figures("on April 30, 2 days") == set()  # small plain numbers are not figures
+
+
+def test_the_cli_options_set_the_models_for_the_run_and_put_them_back() -> None:
+    from sandbox.coworkers.model import default_model
+    from sandbox.models.setup import models_in_use
+    from verifiers import default_judge
+
+    assert default_judge() is None and default_model() is None
+    with models_in_use("openai:j@http://127.0.0.1:9/v1", "model:anthropic:c@http://127.0.0.1:9"):
+        assert default_judge().name == "openai:j" and default_model().name == "anthropic:c"
+    assert default_judge() is None and default_model() is None
+    with models_in_use(None, "policy"):
+        assert default_judge() is None and default_model() is None
+    with pytest.raises(ValueError, match="not with --ray"):
+        with models_in_use("openai:j", None, ray="auto"):
+            pass
+    with pytest.raises(ValueError, match="KIND:MODEL"):
+        with models_in_use("gpt-4o", None):
+            pass
+    assert default_judge() is None
