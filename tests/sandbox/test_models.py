@@ -318,3 +318,77 @@ def test_the_cli_options_set_the_models_for_the_run_and_put_them_back() -> None:
         with models_in_use("gpt-4o", None):
             pass
     assert default_judge() is None
+
+
+def test_in_real_chromium_a_model_colleague_answers_after_a_wait(make_env, store, tmp_path) -> None:  # noqa: ANN001
+    """The episode asks the model off its event loop, writes the accepted reply as the colleague, and
+    the page the agent sees shows it after a `wait`."""
+    from sandbox.coworkers.model import use_model
+    from sandbox.spec import free_spec
+
+    w = store.create(0)
+    with w.connect() as conn:
+        conv, persona, colleague = conn.execute(
+            "select c.id, a.username, b.username from chat_conversation c "
+            "join chat_member ma on ma.conversation_id = c.id join identity_user a on a.id = ma.user_id "
+            "join chat_member mb on mb.conversation_id = c.id join identity_user b on b.id = mb.user_id "
+            "where c.kind = 'oneonone' and a.id < b.id order by c.id limit 1").fetchone()
+    store.drop(w)
+    fact = "The Northwind renewal is due on April 30."
+    worded = f"Morning! Just confirmed it with legal: {fact} I'll send the paperwork over this afternoon."
+    api = FakeModelAPI([json.dumps({"decision": "answer", "fact": 1, "delegate_to": None, "text": worded})])
+    spec = free_spec("chat", f"/chat/{conv}", "Ask about the renewal", persona=persona).replace(
+        actors=({"user": colleague, "delay": "15m", "knows": [{"topic": ["renewal"], "about": "Northwind", "answer": fact}]},),
+        clock={"per_step": "1m"})
+    previous = use_model(ModelCoworkers(f"openai:colleague@{api.url}/v1,cache={tmp_path}"))
+    try:
+        env = make_env(spec=spec)
+        env.reset(seed=0)
+    finally:
+        use_model(previous)  # the episode keeps the model it was opened with
+    try:
+        page = env.core.page
+        box = env.run(page.get_by_role("textbox", name="Type a message").bounding_box())
+        env.step({"action": "left_click", "x": int(box["x"] + 20), "y": int(box["y"] + 10)})
+        env.step({"action": "type", "text": "Hi! When is the Northwind renewal due?"})
+        env.step({"action": "key", "key": "Return"})
+        _, _, _, _, info = env.step({"action": "wait", "duration": 0})
+        assert [(d["actor"], d["text"], d["model"]["accepted"]) for d in info["coworkers"]] == [(colleague, worded, True)]
+        assert worded in env.run(page.inner_text("main"))
+        assert "Northwind renewal due?" in api.requests[0]["body"]["messages"][-1]["content"]
+    finally:
+        api.close()
+
+
+@pytest.mark.parametrize("text, sender, reply, accepted", [
+    # answers: a fact the asker may be told, quoted verbatim
+    ("When does Northwind renew?", "rep1", {"decision": "answer", "fact": 1, "text": "Northwind renews on April 30 for $84,000. Cheers"}, "answer"),
+    ("When does Northwind renew?", "rep1", {"decision": "answer", "fact": 1, "text": "End of April, about 84k."}, "verbatim"),
+    ("What is the floor price?", "rep1", {"decision": "answer", "fact": 2, "text": "The Northwind floor price is $71,500."}, "confidential fact 2"),
+    ("What is the floor price?", "dealdesk", {"decision": "answer", "fact": 2, "text": "The Northwind floor price is $71,500."}, "answer"),
+    ("What is the floor price?", "rep1", {"decision": "refuse", "text": "Sorry, floor prices stay within the deal desk."}, "refuse"),
+    ("What is the floor price?", "rep1", {"decision": "clarify", "text": "Which deal? Seventy-one five is the usual, 71500."}, "the figure 71500"),
+    # approvals: the policy's outcome
+    ("Can you approve a 12% discount?", "rep1", {"decision": "approve", "text": "Approved, 12% is fine."}, "approve"),
+    ("Can you approve a 12% discount?", "rep1", {"decision": "refuse", "text": "No."}, "would refuse where the policy says approve"),
+    ("Can you approve a 12% discount?", "rep1", {"decision": "clarify", "text": "For which deal?"}, "answers with clarify an approval"),
+    ("Can you approve a 22% discount?", "rep1", {"decision": "refuse", "text": "22% is more than I can sign off."}, "refuse"),
+    ("Could you approve a discount for Globex?", "rep1", {"decision": "approve", "text": "Sure."}, "approves what the policy does not (clarify)"),
+    ("Can I have a new chair?", "rep1", {"decision": "approve", "text": "Yes, get one."}, "approves what the policy does not"),
+    # delegation: only to whom the profile names
+    ("Who handles the invoice?", "rep1", {"decision": "delegate", "delegate_to": "ap1", "text": "Ask Avery in AP."}, "delegate"),
+    ("Who handles the invoice?", "rep1", {"decision": "delegate", "delegate_to": "ceo", "text": "Ask the CEO."}, "who is not among"),
+])
+def test_a_model_reply_is_accepted_only_within_the_policy(text: str, sender: str, reply: dict, accepted: str) -> None:
+    from apps_web.messaging import Request
+    from sandbox.coworkers import Actor, decide
+    from sandbox.coworkers.model import check, parse_reply
+
+    boss = Actor.model_validate({**_boss("boss"), "delegates": [{"topic": ["invoice"], "to": "ap1"}]})
+    boss = boss.model_copy(update={"knows": [boss.knows[0], boss.knows[1].model_copy(update={"share_with": ["dealdesk"]})]})
+    request = Request(app="chat", kind="message", sender=sender, to=("boss",), text=text, at=MONDAY)
+    decision, why = check(boss, request, decide(boss, request), parse_reply(json.dumps(reply)))
+    if accepted in ("answer", "refuse", "approve", "delegate", "clarify"):
+        assert decision is not None and decision.kind == accepted and why == "", why
+    else:
+        assert decision is None and accepted in why, why
