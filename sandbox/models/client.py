@@ -16,7 +16,9 @@ model accepts images; default true), ``cache`` (the cache folder; default ``$SAN
 Every request is sent at temperature 0 and its reply is stored under the hash of (endpoint kind,
 model, the exact request body, and the caller's ``scope``), so the same request gets the same reply
 from the cache, without the endpoint. A cache miss with no endpoint configured (no key and no URL)
-raises :class:`ModelUnavailable` saying what to set.
+raises :class:`ModelUnavailable` saying what to set. A rate-limited or overloaded endpoint (429, 5xx,
+529) or a dropped connection is asked again up to 4 times, waiting as its Retry-After says (at most
+30 s; else 1, 2, 4 s); then the error names the endpoint and the API's message.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import hashlib
 import json
 import os
 import threading
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -37,6 +40,9 @@ KINDS: dict[str, dict[str, str]] = {
     "openai": {"key": "OPENAI_API_KEY", "url_env": "OPENAI_BASE_URL", "url": OPENAI_URL, "api": "chat completions"},
     "anthropic": {"key": "ANTHROPIC_API_KEY", "url_env": "ANTHROPIC_BASE_URL", "url": ANTHROPIC_URL, "api": "messages"},
 }
+ATTEMPTS = 4  # requests per reply when the endpoint is rate limited, overloaded or unreachable
+RETRY_STATUS = {408, 409, 429, 500, 502, 503, 504, 529}
+MAX_BACKOFF = 30.0
 _TRUE = {"1", "true", "yes", "on", ""}
 _FALSE = {"0", "false", "no", "off"}
 
@@ -252,13 +258,23 @@ class ModelClient:
             if self._http is None:
                 self._http = httpx.Client(timeout=c.timeout)
             client = self._http
-        try:
-            if c.kind == "anthropic":
-                data = anthropic_data(client.post(f"{url}/v1/messages", json=body, headers=anthropic_headers(self.config.api_key())))
-            else:
-                data = openai_data(client.post(f"{url}/chat/completions", json=body, headers=openai_headers(self.config.api_key())))
-        except httpx.HTTPError as exc:
-            raise ModelError(f"{c.name} at {url} could not be reached: {type(exc).__name__}: {exc}") from None
+        if c.kind == "anthropic":
+            target, headers, check = f"{url}/v1/messages", anthropic_headers(c.api_key()), anthropic_data
+        else:
+            target, headers, check = f"{url}/chat/completions", openai_headers(c.api_key()), openai_data
+        for attempt in range(ATTEMPTS):
+            try:
+                response = client.post(target, json=body, headers=headers)
+            except httpx.HTTPError as exc:
+                if attempt + 1 < ATTEMPTS:
+                    time.sleep(_backoff(attempt, None))
+                    continue
+                raise ModelError(f"{c.name} at {url} could not be reached: {type(exc).__name__}: {exc}") from None
+            if response.status_code in RETRY_STATUS and attempt + 1 < ATTEMPTS:  # rate limited or overloaded: wait as told
+                time.sleep(_backoff(attempt, response.headers.get("retry-after")))
+                continue
+            data = check(response)
+            break
         with self._lock:
             add_usage(self.usage, data)
         return data
@@ -280,6 +296,16 @@ class ModelClient:
             if self._http is not None:
                 self._http.close()
                 self._http = None
+
+
+def _backoff(attempt: int, retry_after: str | None) -> float:
+    """Seconds to wait before attempt ``attempt + 2``: the server's Retry-After (capped), else 1, 2, 4..."""
+    try:
+        if retry_after is not None:
+            return max(0.0, min(float(retry_after), MAX_BACKOFF))
+    except ValueError:
+        pass
+    return min(2.0 ** attempt, MAX_BACKOFF)
 
 
 def parse_json_reply(text: str) -> Any:

@@ -26,8 +26,9 @@ class FakeModelAPI:
     texts ``reply(request_body)`` returns, or those of a list one at a time (the last one again once
     it runs out); records every request."""
 
-    def __init__(self, reply: Callable[[dict[str, Any]], str] | list[str]) -> None:
+    def __init__(self, reply: Callable[[dict[str, Any]], str] | list[str], *, fail_first: list[int] | None = None) -> None:
         self.requests: list[dict[str, Any]] = []
+        failures = list(fail_first or [])  # statuses of the first answers (a rate limit, an overload), then the replies
         queue = list(reply) if isinstance(reply, list) else None
         api = self
 
@@ -35,6 +36,16 @@ class FakeModelAPI:
             def do_POST(self) -> None:  # noqa: N802
                 body = json.loads(self.rfile.read(int(self.headers["content-length"])))
                 api.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body})
+                if failures:
+                    status = failures.pop(0)
+                    raw = json.dumps({"error": {"type": "rate_limit_error", "message": "Rate limit reached, retry after 0s"}}).encode()
+                    self.send_response(status)
+                    self.send_header("retry-after", "0")
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(raw)))
+                    self.end_headers()
+                    self.wfile.write(raw)
+                    return
                 text = (queue.pop(0) if len(queue) > 1 else queue[0]) if queue is not None else reply(body)  # type: ignore[operator]
                 if self.path.endswith("/v1/messages"):
                     data = {"id": "msg_01", "type": "message", "role": "assistant", "model": body["model"], "stop_reason": "end_turn",
@@ -175,6 +186,22 @@ def test_the_cache_replays_a_graded_run_offline_and_a_miss_says_what_to_set(tmp_
         again(request(answer="Something else"))
     with pytest.raises(ModelUnavailable, match="offline"):
         ModelJudge(f"openai:j@{api.url}/v1,offline,cache={tmp_path}")(request(answer="Another"))
+
+
+def test_a_rate_limited_endpoint_is_asked_again_and_a_lasting_error_is_named(tmp_path) -> None:  # noqa: ANN001
+    api = FakeModelAPI(['{"score": 0.6, "explanation": "Fine."}'], fail_first=[429, 529])
+    try:
+        assert ModelJudge(f"anthropic:j@{api.url},cache={tmp_path}")(request()).score == 0.6
+        assert len(api.requests) == 3  # two refusals (Retry-After: 0), then the reply
+    finally:
+        api.close()
+    api = FakeModelAPI(["unused"], fail_first=[429] * 4)
+    try:
+        with pytest.raises(Exception, match="OpenAI API 429: rate_limit_error: Rate limit reached"):
+            ModelJudge(f"openai:j@{api.url}/v1,cache={tmp_path}")(request())
+        assert len(api.requests) == 4
+    finally:
+        api.close()
 
 
 def test_the_client_keys_by_kind_model_request_and_scope(tmp_path) -> None:  # noqa: ANN001
