@@ -10,7 +10,9 @@ against the deterministic policy (:func:`check`):
   written another way: ``$131,000`` as ``131k``);
 - an answer names a fact the asker may be told and carries its text verbatim (verifiers rely on it);
 - an approval's outcome is the policy's: approve only what the policy approves, refuse what it refuses;
-- a delegation goes to someone the profile delegates to (or the manager).
+- a delegation goes to someone the profile delegates to (or the manager);
+- no figure is made up: every amount or percentage in the text is in the request, a fact the asker
+  may be told, or a limit of the rules.
 
 A reply that fails is refused: the policy's own decision and wording are used instead, and the refusal
 is logged (``sandbox.coworkers`` logger, and in the delivery's ``model`` record). Working hours and
@@ -172,6 +174,10 @@ def check(actor: Actor, request: Request, policy: Decision, reply: dict[str, Any
             how = leaks(f, text, known=known)
             if how:
                 return None, f"it tells {request.sender} confidential fact {i} ({how})"
+    stated = {*figures(known), *(r.limit for r in actor.approves), *(v for v in (request.amount, policy.amount) if v is not None)}
+    invented = sorted(v for v in figures(text) if v not in stated and not (v.is_integer() and 1990 <= v <= 2099))
+    if invented:
+        return None, "it states " + ", ".join(f"{v:g}" for v in invented) + ", which neither the request nor the profile says"
     approval = policy.kind in ("approve", "refuse") and policy.rule is not None
     if approval or request.kind == "approval":
         if kind in ("approve", "refuse") and kind != policy.kind:

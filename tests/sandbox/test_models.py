@@ -397,6 +397,10 @@ def test_in_real_chromium_a_model_colleague_answers_after_a_wait(make_env, store
     ("What is the floor price?", "rep1", {"decision": "clarify", "text": "Which deal? Seventy-one five is the usual, 71500."}, "the figure 71500"),
     # approvals: the policy's outcome
     ("Can you approve a 12% discount?", "rep1", {"decision": "approve", "text": "Approved, 12% is fine."}, "approve"),
+    ("Can you approve a 12% discount?", "rep1", {"decision": "approve", "text": "Approved: 12%, my limit is 15% (PP-7), for 2026."}, "approve"),
+    ("Can you approve a 12% discount?", "rep1", {"decision": "approve", "text": "Approved, and take 20% if they push."}, "it states 20, which neither"),
+    ("When does Northwind renew?", "rep1", {"decision": "answer", "fact": 1, "text": "Northwind renews on April 30 for $84,000. Up from $80k."},
+     "it states 80000"),
     ("Can you approve a 12% discount?", "rep1", {"decision": "refuse", "text": "No."}, "would refuse where the policy says approve"),
     ("Can you approve a 12% discount?", "rep1", {"decision": "clarify", "text": "For which deal?"}, "answers with clarify an approval"),
     ("Can you approve a 22% discount?", "rep1", {"decision": "refuse", "text": "22% is more than I can sign off."}, "refuse"),
