@@ -11,7 +11,8 @@ A model is named by a spec string::
 Options after commas: ``key`` (the environment variable holding the API key), ``images`` (whether the
 model accepts images; default true), ``cache`` (the cache folder; default ``$SANDBOX_MODEL_CACHE`` or
 ``~/.cache/cua-sandbox/models``), ``offline`` (only the cache, never the network; also
-``SANDBOX_MODEL_OFFLINE=1``), ``max_tokens``, ``timeout`` (seconds).
+``SANDBOX_MODEL_OFFLINE=1``), ``max_tokens``, ``timeout`` (seconds), ``reasoning`` (an OpenAI
+reasoning model: no temperature, ``max_completion_tokens``).
 
 Every request is sent at temperature 0 and its reply is stored under the hash of (endpoint kind,
 model, the exact request body, and the caller's ``scope``), so the same request gets the same reply
@@ -73,6 +74,7 @@ class ModelConfig:
     offline: bool = False
     max_tokens: int = 1024
     timeout: float = 120.0
+    reasoning: bool = False  # an OpenAI reasoning model: no temperature, max_completion_tokens
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @classmethod
@@ -98,7 +100,7 @@ class ModelConfig:
             name, value = name.strip().replace("-", "_"), value.strip()
             if name == "key" and value:
                 fields["key_env"] = value
-            elif name in ("images", "offline"):
+            elif name in ("images", "offline", "reasoning"):
                 low = value.lower() if eq else ""
                 if low not in _TRUE | _FALSE:
                     raise ValueError(f"model option {name} is true or false; got {value!r}")
@@ -111,7 +113,8 @@ class ModelConfig:
                 except ValueError:
                     raise ValueError(f"model option {name} is a number; got {value!r}") from None
             else:
-                raise ValueError(f"unknown model option {opt!r} (options: key=ENV_VAR, images=true|false, cache=DIR, offline, max_tokens=N, timeout=S)")
+                raise ValueError(f"unknown model option {opt!r} (options: key=ENV_VAR, images=true|false, cache=DIR, offline, max_tokens=N, "
+                                 "timeout=S, reasoning)")
         return cls(kind=kind, model=model.strip(), base_url=url.strip().rstrip("/") or None, **fields)  # type: ignore[arg-type]
 
     @property
@@ -207,6 +210,8 @@ class ModelClient:
                 chat.append({"role": m["role"], "content": parts})
             else:
                 chat.append({"role": m["role"], "content": m["text"]})
+        if c.reasoning:  # o-series and later: the temperature is fixed and the limit has another name
+            return {"model": c.model, "messages": chat, "max_completion_tokens": c.max_tokens}
         return {"model": c.model, "messages": chat, "temperature": 0, "max_tokens": c.max_tokens}
 
     def key(self, body: dict[str, Any], scope: dict[str, Any] | None = None) -> str:

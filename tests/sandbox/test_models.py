@@ -91,6 +91,8 @@ def test_model_specs_parse_and_say_what_is_wrong() -> None:
     assert (c.kind, c.model, c.base_url, c.key_env, c.images, c.offline, c.name) == (
         "openai", "qwen2.5-7b", "http://localhost:8000/v1", "BOX_KEY", False, True, "openai:qwen2.5-7b")
     assert ModelConfig.parse("anthropic:claude-sonnet-4-5").base_url is None
+    body = ModelClient("openai:o4-mini,reasoning").body("sys", [{"role": "user", "text": "hi"}])
+    assert "temperature" not in body and body["max_completion_tokens"] == 1024 and "max_tokens" not in body
     for bad, why in (("gpt-4o", "KIND:MODEL"), ("mistral:x", "KIND:MODEL"), ("openai:m@localhost", "http"), ("openai:m,colour=red", "unknown model option"),
                      ("openai:m,images=maybe", "true or false")):
         with pytest.raises(ValueError, match=why):
