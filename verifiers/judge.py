@@ -90,6 +90,13 @@ class JudgeSpec(CheckSpec):
         if env.judge is None:
             return [self.check(sentence=sentence, passed=False, expected={"min_score": self.threshold},
                                error="this check needs a model judge: pass judge=... to Verifier.verify")]
+        # A rubric grades the quality of a correct outcome: with a fact check failed before it, there is
+        # nothing to grade (a generous judge must not earn a no-op or a wrong answer credit).
+        failed = [c.name for c in env.results if not c.passed]
+        if failed:
+            return [self.check(sentence=sentence, passed=False, score=0.0, expected={"min_score": self.threshold},
+                               actual={"graded": False},
+                               detail=f"not graded: the checks it depends on failed ({', '.join(failed)})")]
         request = JudgeRequest(
             instruction=env.ctx.instruction,
             rubric=rubric,
