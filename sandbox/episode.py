@@ -422,7 +422,10 @@ class Episode:
         await self.files.settle()  # a download the action started is on the agent's disk before it looks
         coworkers = self.extensions.get("coworkers")
         if coworkers is not None and parsed is not None and error is None:
-            delivered = coworkers.after_step(persona=self.username, action_name=parsed.action)
+            if getattr(coworkers, "in_thread", False):  # a model's HTTP call must not stall the other episodes
+                delivered = await asyncio.to_thread(coworkers.after_step, persona=self.username, action_name=parsed.action)
+            else:
+                delivered = coworkers.after_step(persona=self.username, action_name=parsed.action)
             if delivered and parsed.action == "wait" and not self.watch.closed:  # waiting shows what arrived
                 mark = self.watch.mark()
                 await self.page.reload(wait_until="load", timeout=self.budget.navigation * 1000)

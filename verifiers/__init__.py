@@ -15,7 +15,7 @@ from .base import CheckSpec, Env
 from .conditions import OPERATORS, Count, FieldCond, InTable
 from .context import VerifyContext
 from .db import AllowedChange, ChangesSpec, ExpectedChange, StateSpec
-from .judge import Judge, Judgement, JudgeRequest, JudgeSpec
+from .judge import Judge, Judgement, JudgeRequest, JudgeSpec, default_judge, use_judge
 from .rubric import KINDS, AllSpec, AnyCheck, AnySpec, WeightedSpec
 from .spec import Verifier, VerifierSpec, VerifierSpecError, build_verifier
 from .values import EvaluationError, normalize_text, values_equal
@@ -54,10 +54,12 @@ __all__ = [
     "VisualSpec",
     "WeightedSpec",
     "build_verifier",
+    "default_judge",
     "normalize_text",
     "parse_number",
     "pixel_diff_ratio",
     "split_items",
     "ssim_score",
+    "use_judge",
     "values_equal",
 ]

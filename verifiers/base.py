@@ -110,6 +110,10 @@ class Env:
         ignore: list[str] | None = None,
     ) -> None:
         self.ctx = ctx
+        if judge is None:
+            from .judge import default_judge
+
+            judge = default_judge()
         self.judge = judge
         self.base_dir = base_dir
         self.ignore = list(ctx.ignore) + list(ignore or [])

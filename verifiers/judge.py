@@ -1,7 +1,8 @@
 """An optional model judge: a protocol the caller implements, and a ``judge`` check kind that uses it.
 
 Nothing here calls a network or a model; a judge is supplied at verify time
-(``verifier.verify(ctx, judge=my_judge)``). Without one, a ``judge`` check fails with a clear error,
+(``verifier.verify(ctx, judge=my_judge)``), or for the whole process with :func:`use_judge` (what
+``sandbox run --judge`` and ``sandbox validate --judge`` do with ``sandbox.models.ModelJudge``). Without one, a ``judge`` check fails with a clear error,
 unless it is ``optional``: then it is reported as not graded (a guard that earns nothing), so the
 task's deterministic checks carry the verdict and ``sandbox validate`` proves them without a model.
 """
@@ -35,6 +36,24 @@ class Judgement(BaseModel):
 
     score: float = Field(ge=0.0, le=1.0)
     explanation: str = ""
+    judge: str | None = None  # which judge (a model's "kind:model"), recorded in the verdict
+    cached: bool | None = None  # a model judge's reply came from its cache
+
+
+_default: Judge | None = None
+
+
+def use_judge(judge: Judge | None) -> Judge | None:
+    """Make ``judge`` the process's judge for verify calls given none (None: back to no judge);
+    returns the previous one."""
+    global _default
+    previous, _default = _default, judge
+    return previous
+
+
+def default_judge() -> Judge | None:
+    """The judge set by :func:`use_judge`, if any."""
+    return _default
 
 
 @runtime_checkable
@@ -71,6 +90,13 @@ class JudgeSpec(CheckSpec):
         if env.judge is None:
             return [self.check(sentence=sentence, passed=False, expected={"min_score": self.threshold},
                                error="this check needs a model judge: pass judge=... to Verifier.verify")]
+        # A rubric grades the quality of a correct outcome: with a fact check failed before it, there is
+        # nothing to grade (a generous judge must not earn a no-op or a wrong answer credit).
+        failed = [c.name for c in env.results if not c.passed]
+        if failed:
+            return [self.check(sentence=sentence, passed=False, score=0.0, expected={"min_score": self.threshold},
+                               actual={"graded": False},
+                               detail=f"not graded: the checks it depends on failed ({', '.join(failed)})")]
         request = JudgeRequest(
             instruction=env.ctx.instruction,
             rubric=rubric,
@@ -86,8 +112,10 @@ class JudgeSpec(CheckSpec):
             return [self.check(sentence=sentence, passed=False, expected={"min_score": self.threshold},
                                error=f"the judge failed: {type(e).__name__}: {e}")]
         ok = result.score >= self.threshold
+        actual = {"score": result.score, "explanation": result.explanation}
+        actual.update({k: v for k, v in (("judge", result.judge), ("cached", result.cached)) if v is not None})
         return [self.check(
             sentence=sentence, passed=ok, score=result.score, expected={"min_score": self.threshold},
-            actual={"score": result.score, "explanation": result.explanation},
+            actual=actual,
             detail=None if ok else f"judge score {result.score:.2f}: {result.explanation}",
         )]

@@ -17,6 +17,8 @@ import httpx
 
 from sandbox.actions import ActionError, BaseAction, from_anthropic_tool
 
+from sandbox.models.http import ANTHROPIC_URL, AnthropicError, add_usage, anthropic_data, anthropic_headers
+
 from .base import AgentStep, HttpAgent, TaskBrief, allows_gui, app_tools, obs_get, screenshot_png, screenshot_size
 
 BETAS = {
@@ -46,10 +48,6 @@ EXTRA_TOOLS = [
 MAX_BAD_TURNS = 3  # consecutive model turns without a usable action before the agent gives up
 
 
-class AnthropicError(RuntimeError):
-    """The API answered with an error (the message includes its type and text)."""
-
-
 def image_block(png: bytes) -> dict[str, Any]:
     return {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": base64.b64encode(png).decode()}}
 
@@ -75,7 +73,7 @@ class AnthropicAgent(HttpAgent):
         self.api_key = api_key or os.environ.get("ANTHROPIC_API_KEY")
         if not self.api_key:
             raise ValueError("the anthropic agent needs an API key: set ANTHROPIC_API_KEY")
-        self.base_url = (base_url or os.environ.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com").rstrip("/")
+        self.base_url = (base_url or os.environ.get("ANTHROPIC_BASE_URL") or ANTHROPIC_URL).rstrip("/")
         self.max_tokens = int(max_tokens)
         self.keep_images = int(keep_images)
         self.timeout = float(timeout)
@@ -209,20 +207,10 @@ class AnthropicAgent(HttpAgent):
             "tools": self._tools(width, height),
             "messages": self._trimmed_messages(),
         }
-        headers = {
-            "x-api-key": self.api_key or "",
-            "anthropic-version": "2023-06-01",
-            "anthropic-beta": BETAS[self.tool_version],
-            "content-type": "application/json",
-        }
+        headers = anthropic_headers(self.api_key, BETAS[self.tool_version])
         response = await self.client.post(f"{self.base_url}/v1/messages", json=body, headers=headers)
-        data = response.json() if response.content else {}
-        if response.status_code >= 400 or data.get("type") == "error":
-            err = data.get("error", {}) if isinstance(data, dict) else {}
-            raise AnthropicError(f"Anthropic API {response.status_code}: {err.get('type', 'error')}: {err.get('message', response.text[:300])}")
-        self.usage["requests"] += 1
-        for key in ("input_tokens", "output_tokens"):
-            self.usage[key] += int((data.get("usage") or {}).get(key) or 0)
+        data = anthropic_data(response)
+        add_usage(self.usage, data)
         return data
 
 

@@ -18,6 +18,8 @@ import httpx
 
 from sandbox.actions import ActionError, BaseAction, build, from_openai
 
+from sandbox.models.http import OPENAI_URL, OpenAIError, add_usage, openai_data, openai_headers
+
 from .base import AgentStep, HttpAgent, TaskBrief, allows_gui, app_tools, obs_get, screenshot_png, screenshot_size
 
 INSTRUCTIONS = (
@@ -45,10 +47,6 @@ FUNCTIONS = [
 MAX_BAD_TURNS = 3
 
 
-class OpenAIError(RuntimeError):
-    """The API answered with an error."""
-
-
 class OpenAIAgent(HttpAgent):
     name = "openai"
 
@@ -67,7 +65,7 @@ class OpenAIAgent(HttpAgent):
         self.api_key = api_key or os.environ.get("OPENAI_API_KEY")
         if not self.api_key:
             raise ValueError("the openai agent needs an API key: set OPENAI_API_KEY")
-        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1").rstrip("/")
+        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL).rstrip("/")
         self.timeout = float(timeout)
         self.instructions = instructions
         self.reasoning_summary = reasoning_summary
@@ -174,15 +172,9 @@ class OpenAIAgent(HttpAgent):
             body["previous_response_id"] = self.previous_id
         if self.reasoning_summary:
             body["reasoning"] = {"summary": self.reasoning_summary}
-        headers = {"authorization": f"Bearer {self.api_key}", "content-type": "application/json"}
-        response = await self.client.post(f"{self.base_url}/responses", json=body, headers=headers)
-        data = response.json() if response.content else {}
-        if response.status_code >= 400 or data.get("error"):
-            err = data.get("error") or {}
-            raise OpenAIError(f"OpenAI API {response.status_code}: {err.get('type') or err.get('code') or 'error'}: {err.get('message', response.text[:300])}")
-        self.usage["requests"] += 1
-        for key in ("input_tokens", "output_tokens"):
-            self.usage[key] += int((data.get("usage") or {}).get(key) or 0)
+        response = await self.client.post(f"{self.base_url}/responses", json=body, headers=openai_headers(self.api_key))
+        data = openai_data(response)
+        add_usage(self.usage, data)
         return data
 
 

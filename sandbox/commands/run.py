@@ -21,6 +21,8 @@ def register(app: typer.Typer) -> None:
         out: Optional[Path] = typer.Option(None, "--out", help="Run folder (default runs/<agent>-<time>)."),
         resume: bool = typer.Option(False, "--resume", help="Continue the run in --out: skip finished episodes, redo unfinished ones."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No line per episode, only the bar and the summary."),
+        judge: Optional[str] = typer.Option(None, "--judge", help="Grade judge checks with a model: openai:MODEL[@URL] or anthropic:MODEL[@URL] (options after commas: key=ENV_VAR, images=false, cache=DIR, offline). Default: judge checks are not graded.", rich_help_panel="Models"),
+        coworkers: str = typer.Option("policy", "--coworkers", help="Who decides the co-workers' replies: policy (deterministic), or model:openai:MODEL[@URL] / model:anthropic:MODEL[@URL] (checked against the policy; replies cached).", rich_help_panel="Models"),
         ray: Optional[str] = typer.Option(None, "--ray", help="Play on a Ray cluster: auto (the one started here with `ray start`), local (start one here), or HOST:6379 / ray://HOST:10001. --workers is then per actor.", rich_help_panel="Ray cluster"),
         ray_actors: Optional[int] = typer.Option(None, "--ray-actors", min=1, help="Actors (each a Chromium, an app host and a world store); default: cluster CPUs / --ray-cpus-per-actor.", rich_help_panel="Ray cluster"),
         ray_cpus: Optional[float] = typer.Option(None, "--ray-cpus-per-actor", min=0.01, help="CPUs Ray reserves per actor (default 2).", rich_help_panel="Ray cluster"),
@@ -31,6 +33,7 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
 
         from sandbox.agents import AgentLoadError, parse_options
+        from sandbox.models.setup import models_in_use, models_summary
         from sandbox.cluster import RayUnavailable, ray_options
         from sandbox.run import RunConfig, SelectionError, run_async, summary_tables
         from sandbox.run.progress import RichProgress
@@ -43,7 +46,8 @@ def register(app: typer.Typer) -> None:
                                ray=ray_options(ray, actors=ray_actors, cpus_per_actor=ray_cpus))  # fmt: skip
             if ray is None and (ray_actors or ray_cpus):
                 raise ValueError("--ray-actors and --ray-cpus-per-actor need --ray (auto, local or a cluster address)")
-            result = asyncio.run(run_async(config, progress=RichProgress(console, show_episodes=not quiet)))
+            with models_in_use(judge, coworkers, ray):
+                result = asyncio.run(run_async(config, progress=RichProgress(console, show_episodes=not quiet)))
         except (AgentLoadError, SelectionError, RunExists, RayUnavailable, ValueError) as exc:
             console.print(f"[red]error:[/] {exc}")
             raise typer.Exit(2) from None
@@ -54,5 +58,7 @@ def register(app: typer.Typer) -> None:
             console.print(f"removed {len(result.orphans_removed)} world(s) left by killed episodes")
         for table in summary_tables(result.results, title=f"{agent} on {len(result.results)} episodes"):
             console.print(table)
+        if judge or coworkers != "policy":
+            console.print(f"models: {models_summary()}")
         console.print(f"results: {result.out / 'results.jsonl'}   ({result.new} played, {result.skipped} skipped, {result.wall_s:.1f}s)")
         console.print(f"view:    [bold]sandbox view {result.out}[/]")

@@ -20,6 +20,7 @@ def register(app: typer.Typer) -> None:
         json_out: Optional[Path] = typer.Option(None, "--json", help="Also write every outcome to this JSON file."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the disagreements and the confusion matrix."),
         tasks_dir: Optional[Path] = typer.Option(None, "--dir", help="Folder of task files (<dir>/<app>/*.yaml), e.g. the studio's drafts; default: the shipped tasks."),
+        judge: Optional[str] = typer.Option(None, "--judge", help="Grade judge checks with a model: openai:MODEL[@URL] or anthropic:MODEL[@URL] (options after commas: key=ENV_VAR, images=false, cache=DIR, offline). Default: judge checks are not graded (validate never needs a model).", rich_help_panel="Models"),
         ray: Optional[str] = typer.Option(None, "--ray", help="Play on a Ray cluster: auto (the one started here with `ray start`), local (start one here), or HOST:6379 / ray://HOST:10001. --workers is then per actor.", rich_help_panel="Ray cluster"),
         ray_actors: Optional[int] = typer.Option(None, "--ray-actors", min=1, help="Actors (each a Chromium, an app host and a world store); default: cluster CPUs / --ray-cpus-per-actor.", rich_help_panel="Ray cluster"),
         ray_cpus: Optional[float] = typer.Option(None, "--ray-cpus-per-actor", min=0.01, help="CPUs Ray reserves per actor (default 2).", rich_help_panel="Ray cluster"),
@@ -31,6 +32,7 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         from sandbox.cluster import RayUnavailable, ray_options
+        from sandbox.models.setup import models_in_use
         from sandbox.run.select import SelectionError, catalog, parse_seeds, select_tasks
         from tasks.params import InstanceError
         from tasks.registry import TaskLoadError, TaskRegistry
@@ -68,8 +70,9 @@ def register(app: typer.Typer) -> None:
                           + (f"\n      [yellow]{o.ladder}: {o.reason}[/]" if not o.agrees and not o.error else ""), highlight=False)
 
         try:
-            report = run(reg, ids, seed_list, workers=workers, repeat=repeat, on_outcome=progress, quick=quick, ray=cluster)
-        except (InstanceError, RayUnavailable) as exc:
+            with models_in_use(judge, None, ray):
+                report = run(reg, ids, seed_list, workers=workers, repeat=repeat, on_outcome=progress, quick=quick, ray=cluster)
+        except (InstanceError, RayUnavailable, ValueError) as exc:
             console.print(f"[red]error:[/] {exc}")
             raise typer.Exit(2) from None
 

@@ -67,7 +67,7 @@ class Coworkers:
     once on the episode's world (after its set-up), then :meth:`after_step` after every step."""
 
     def __init__(self, actors: Iterable[Actor], events: Iterable[Event] = (), *, per_step: timedelta = DEFAULT_PER_STEP,
-                 seed: int = 0, apps: Mapping[str, Any] | None = None) -> None:
+                 seed: int = 0, apps: Mapping[str, Any] | None = None, model: Any = None, world: str = "") -> None:
         self.actors: dict[str, Actor] = {}
         for a in actors:
             if a.user in self.actors:
@@ -76,6 +76,10 @@ class Coworkers:
         self.events = list(events)
         self.per_step = per_step
         self.seed = seed
+        # Optional: a sandbox.coworkers.model.ModelCoworkers that makes the decisions within the policy;
+        # ``world`` names the world in its cache scope (the task id), with the seed and the conversation.
+        self.model = model
+        self.world = world
         self.apps = dict(apps) if apps is not None else adapters()
         for i, e in enumerate(self.events):
             if e.message is not None:
@@ -96,7 +100,8 @@ class Coworkers:
     # -- creation ----------------------------------------------------------------------------------
     @classmethod
     def from_spec(cls, actors: Iterable[Actor | Mapping[str, Any]], events: Iterable[Event | Mapping[str, Any]] = (),
-                  clock: Mapping[str, Any] | None = None, seed: int = 0, *, apps: Mapping[str, Any] | None = None) -> Coworkers:
+                  clock: Mapping[str, Any] | None = None, seed: int = 0, *, apps: Mapping[str, Any] | None = None,
+                  model: Any = None, world: str = "") -> Coworkers:
         """From plain data (a task's ``actors``, ``events`` and ``clock``) or ready models."""
         try:
             parsed = [a if isinstance(a, Actor) else Actor.model_validate(a) for a in actors]
@@ -125,7 +130,7 @@ class Coworkers:
                 per_step = parse_duration(clock["per_step"], "clock.per_step")
             except ValueError as exc:
                 raise CoworkerSpecError(str(exc)) from None
-        return cls(parsed, evs, per_step=per_step, seed=seed, apps=apps)
+        return cls(parsed, evs, per_step=per_step, seed=seed, apps=apps, model=model, world=world)
 
     def attach(self, conn: sqlite3.Connection) -> None:
         """Start on the episode's world: its clock is the start; timed task events are scheduled."""
@@ -181,6 +186,8 @@ class Coworkers:
             if "reply" in p:
                 r = p["reply"]
                 item.update(kind="reply", app=r["app"], actor=r["actor"], to=r["to"], decision=r["decision"], text=r["text"])
+                if p.get("model"):
+                    item["model"] = p["model"]
             else:
                 ev = self.events[p["event"]]
                 item.update(kind="message" if ev.message is not None else "update", event=p["event"])
@@ -238,8 +245,12 @@ class Coworkers:
             decision = decide(actor, request, others=self.actors)
             rng = random.Random(f"{self.seed}:{self.count}")
             self.count += 1
+            text, record = None, None
+            if self.model is not None and decision.kind != "out_of_office":
+                decision, text, record = self._ask_model(conn, actor, request, decision)
             names = {u: self._name(conn, u) for u in {decision.final.to, actor.manager} if u}
-            text = word(decision, actor, requester=self._name(conn, request.sender), rng=rng, names=names)
+            if text is None:
+                text = word(decision, actor, requester=self._name(conn, request.sender), rng=rng, names=names)
             due = self._due(actor, request, decision)
             final = decision.final
             verdict = None
@@ -248,7 +259,24 @@ class Coworkers:
             reply = Reply(app=request.app, actor=username, to=(request.sender,), text=text, at=due, ref=dict(request.ref),
                           subject=request.subject, decision=final.kind if decision.kind != "out_of_office" else "out_of_office",
                           verdict=verdict)
-            self._schedule(due, {"reply": reply.to_dict()})
+            self._schedule(due, {"reply": reply.to_dict(), **({"model": record} if record is not None else {})})
+
+    def _ask_model(self, conn: sqlite3.Connection, actor: Actor, request: Request, decision: Decision) -> tuple[Decision, str | None, dict[str, Any]]:
+        """The model's decision and text within the policy, or the policy's decision (text None) when
+        the model's is refused; the record says which."""
+        content = decision.final
+        names = {u: self._name(conn, u) for u in {*(d.to for d in actor.delegates), actor.manager,
+                                                  *(u for f in actor.knows for u in f.share_with)} if u}
+        scope = {"use": "coworker", "world": self.world, "seed": self.seed, "app": request.app, "conversation": request.ref,
+                 "actor": actor.user}
+        outcome = self.model.reply(actor, request, content, name=self._name(conn, actor.user), requester=self._name(conn, request.sender),
+                                   names=names, scope=scope)
+        if outcome.decision is None:
+            return decision, None, outcome.record
+        chosen = outcome.decision
+        if decision.kind == "defer":
+            chosen = Decision("defer", at=decision.at, then=chosen)
+        return chosen, outcome.text, outcome.record
 
     def _due(self, actor: Actor, request: Request, decision: Decision) -> datetime:
         if decision.kind == "out_of_office":  # an automatic reply: at once
@@ -273,7 +301,8 @@ class Coworkers:
                 reply = Reply.from_dict(p["reply"])
                 written = self.apps[reply.app].deliver(conn, reply)
                 out.append({"kind": "reply", "at": p["due"], "app": reply.app, "actor": reply.actor, "to": list(reply.to),
-                            "decision": reply.decision, "verdict": reply.verdict, "text": reply.text, **({"written": written} if written else {})})
+                            "decision": reply.decision, "verdict": reply.verdict, "text": reply.text, **({"written": written} if written else {}),
+                            **({"model": p["model"]} if p.get("model") else {})})
             else:
                 out.append(self._fire(conn, p["event"], datetime.fromisoformat(p["due"])))
                 self._fired_set().add(p["event"])

@@ -24,8 +24,15 @@ class CoworkerExtension:
         actors, events = getattr(spec, "actors", ()), getattr(spec, "events", ())
         if not actors and not events:
             return None
-        engine = Coworkers.from_spec(actors, events, getattr(spec, "clock", None), seed=spec.seed)
+        from .model import default_model
+
+        engine = Coworkers.from_spec(actors, events, getattr(spec, "clock", None), seed=spec.seed, model=default_model(), world=spec.id)
         return cls(engine, world)
+
+    @property
+    def in_thread(self) -> bool:
+        """Whether the episode should run a step's work off its event loop (a model is asked)."""
+        return self.engine.model is not None
 
     def after_step(self, *, persona: str | None, action_name: str | None) -> list[dict[str, Any]]:
         return self.engine.after_step(self.conn, persona=persona, action_name=action_name)

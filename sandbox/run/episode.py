@@ -109,6 +109,7 @@ async def play(
                     reward=float(res.reward or 0.0), terminated=res.terminated, truncated=res.truncated,
                     blocked=[str(b) for b in info.get("blocked_requests") or []], changes=_changes(info.get("changes")), timing=timing,
                     tool_result=info.get("tool_result"), milestones=_reached_at(info.get("milestones"), n),
+                    coworkers=info.get("coworkers") or None,
                 ),
                 screenshot=obs.get("screenshot"),
             )  # fmt: skip

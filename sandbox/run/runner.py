@@ -75,6 +75,20 @@ class Progress:
     def close(self) -> None: ...
 
 
+def _models() -> dict[str, Any]:
+    """The models the run's episodes use (``sandbox run --judge`` / ``--coworkers``), for the run's meta."""
+    from sandbox.coworkers.model import default_model
+    from verifiers.judge import default_judge
+
+    judge, mates = default_judge(), default_model()
+    out: dict[str, Any] = {}
+    if judge is not None:
+        out["judge"] = getattr(judge, "name", None) or type(judge).__name__
+    if mates is not None:
+        out["coworkers"] = f"model:{mates.name}"
+    return out
+
+
 def plan(config: RunConfig, source: Any) -> list[tuple[TaskInfo, int]]:
     """The (task, seed) pairs of a run, in order."""
     tasks = select_tasks(catalog(source), config.tasks)
@@ -112,6 +126,7 @@ async def run_async(
         "tasks": config.tasks or ["*"], "seeds": config.seeds if isinstance(config.seeds, str) else ",".join(map(str, config.seeds)),
         "workers": config.workers, "max_steps": config.max_steps, "time_limit": config.time_limit, "episodes": len(pairs),
         "ray": {"address": cluster.address} if cluster else None,  # the actors are added once they run
+        **_models(),
     }  # fmt: skip
     if config.resume:
         before = RunDir(out).meta.get("agent_spec")

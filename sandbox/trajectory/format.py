@@ -150,6 +150,7 @@ class StepRecord(_Record):
     changes: dict[str, Any] | None = None  # apps_web.world.WorldDiff as JSON, since the previous step
     tool_result: dict[str, Any] | None = None  # a tool call's outcome: ok, status, data or error
     milestones: list[str] | None = None  # the milestones first reached at this step (names)
+    coworkers: list[dict[str, Any]] | None = None  # what co-workers delivered after this step (replies, events; a model's record)
     timing: dict[str, float] = Field(default_factory=dict)  # ms: agent, env and the env's own parts
     t: float = 0.0  # seconds since the episode started
     screenshot: str | None = None  # relative path of the observation after this step

@@ -114,3 +114,16 @@ def test_optional_judge_leaves_the_verdict_to_the_other_checks(world):
     # With a judge it is graded as any judge check: a low score fails the task.
     v = build_verifier([optional, ANSWER]).verify(world.context(answer="done"), judge=FakeJudge(0.3))
     assert not v.passed and v.score == pytest.approx(0.65)  # (0.3 + 1) / 2
+
+
+def test_a_generous_judge_earns_nothing_when_a_fact_check_failed(world):
+    # Doing nothing (or answering wrong) must score 0 however kindly a judge would read the result:
+    # the rubric is not sent to the judge when a check it depends on failed.
+    judge = FakeJudge(1.0)
+    v = build_verifier([{**JUDGE, "optional": True}, ANSWER]).verify(world.context(answer="nope"), judge=judge)
+    assert not v.passed and v.score == 0.0 and judge.requests == []
+    judged = v.checks[0]
+    assert judged.score == 0.0 and judged.actual == {"graded": False}
+    assert judged.detail == "not graded: the checks it depends on failed (answer)"
+    v = build_verifier([JUDGE, ANSWER]).verify(world.context(answer="done"), judge=judge)
+    assert v.passed and v.score == 1.0 and len(judge.requests) == 1
