@@ -185,9 +185,10 @@ def download(session: SessionDep, user: CurrentUser, item_id: int):
 
         data, ctype = to_docx(load(session, item.id), item.name), "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
     elif item.kind == "sheet":
+        from ..charts import for_export
         from ..sheets import snapshot, to_xlsx
 
-        data, ctype = to_xlsx(snapshot(session, item.id)), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        data, ctype = to_xlsx(snapshot(session, item.id), charts=for_export(session, item.id)), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     else:
         data, ctype = item.data or b"", item.content_type or "application/octet-stream"
     name = lib.display_name(item)
