@@ -111,13 +111,29 @@ def plain_text(inputs: dict[str, dict[tuple[int, int], str]]) -> str:
 
 
 def snapshot(session: Session, item_id: int) -> dict[str, Any]:
+    """The workbook's content as a version keeps it: each sheet's inputs, and its charts when it has any."""
+    from .models import Chart
+
     sheets, inputs = workbook_inputs(session, item_id)
-    return {"sheets": [{"name": s.name, "cells": {ref_name(r, c): t for (r, c), t in sorted(inputs[s.name].items())}} for s in sheets]}
+    charts: dict[int, list[dict[str, Any]]] = {}
+    for ch in session.exec(select(Chart).where(Chart.item_id == item_id).order_by(Chart.id)).all():
+        charts.setdefault(ch.sheet_id, []).append({"kind": ch.kind, "source": ch.source, "title": ch.title, "anchor": ch.anchor,
+                                                   "width": ch.width, "height": ch.height})
+    out = []
+    for s in sheets:
+        sh: dict[str, Any] = {"name": s.name, "cells": {ref_name(r, c): t for (r, c), t in sorted(inputs[s.name].items())}}
+        if s.id in charts:
+            sh["charts"] = charts[s.id]
+        out.append(sh)
+    return {"sheets": out}
 
 
 def restore(session: Session, item_id: int, snap: dict[str, Any]) -> str:
+    from .models import Chart
+
     sheets = list(session.exec(select(Sheet).where(Sheet.item_id == item_id).order_by(Sheet.position)).all())
     session.exec(delete(Cell).where(Cell.item_id == item_id))
+    session.exec(delete(Chart).where(Chart.item_id == item_id))
     keep = {s.name: s for s in sheets}
     result: list[Sheet] = []
     for pos, sh in enumerate(snap["sheets"]):
@@ -131,6 +147,10 @@ def restore(session: Session, item_id: int, snap: dict[str, Any]) -> str:
     inputs = {sh["name"]: {parse_ref(ref): t for ref, t in sh["cells"].items()} for sh in snap["sheets"]}
     for row in cell_rows(item_id, {s.name: s.id for s in result}, inputs):
         session.add(Cell(**row))
+    for s, sh in zip(result, snap["sheets"]):
+        for ch in sh.get("charts", []):
+            session.add(Chart(item_id=item_id, sheet_id=s.id, kind=ch["kind"], source=ch["source"], title=ch.get("title", ""), anchor=ch.get("anchor", "A1"),
+                              width=ch.get("width", 480), height=ch.get("height", 288)))
     return plain_text(inputs)
 
 

@@ -134,6 +134,12 @@ def test_pie_and_line_and_refusals(page: Page, live_host, world, me) -> None:
     page.get_by_role("menu", name="Insert Chart").get_by_role("menuitem", name="Line").click()
     expect(page.locator(".toast")).to_contain_text("no numbers to chart")
     assert rows(world, "SELECT kind, source, title FROM drive_chart WHERE item_id = ?", wb) == [("pie", "A1:B4", "People")]
+    # A copy of the workbook (Copy to) carries its chart, on the copy's own sheet.
+    with client_for(live_host, world, me[1], accept="text/html") as http:
+        assert http.post(f"/files/{wb}/copy", data={"target": str(my_root(world, me[0]))}, follow_redirects=False).status_code == 303
+    copy = world.one("SELECT id FROM drive_item WHERE name LIKE 'Headcount Mix%' AND id != ? ORDER BY id DESC", wb)[0]
+    assert rows(world, "SELECT c.kind, c.source, c.title, s.item_id FROM drive_chart c JOIN drive_sheet s ON s.id = c.sheet_id WHERE c.item_id = ?", copy) == [
+        ("pie", "A1:B4", "People", copy)]
     # The same drawing twice (deterministic).
     page.reload()
     first = page.locator(".chart-body").inner_html()
