@@ -46,7 +46,6 @@ def test_invoice_pdf_preview(page: Page, live_host, world, me) -> None:
     width = first.bounding_box()["width"]
     assert 800 <= width <= 820  # 100%: a Letter page is 816 CSS pixels wide
     shot = viewer.screenshot()
-    page.screenshot(path="/tmp/pdf1.png")
     page.reload()
     expect(viewer).to_have_attribute("data-rendered", "true")
     assert viewer.screenshot() == shot  # deterministic
