@@ -45,8 +45,10 @@ def sheet_page(request: Request, session: SessionDep, user: CurrentUser, clock: 
                   for c in range(c1, c2 + 1)}
         autofilter = {"row": r1, "cols": header, "values": sh.filter_values(session, current),
                       "criteria": {sh.parse_ref(f"{k}1")[1]: set(v) for k, v in crit.items()}}
-    values = {(c.row, c.col): (c.value, c.number) for c in grid["cells"].values()}
-    charts = [(x, ch.svg(x, ch.read(values, x.source))) for x in ch.charts_of(session, current)]
+    charts = ch.charts_of(session, current)
+    if charts:
+        values = {(c.row, c.col): (c.value, c.number) for c in grid["cells"].values()}
+        charts = [(x, ch.svg(x, ch.read(values, x.source))) for x in charts]
     return page(request, session, user, "drive/sheet.html", item=item, role=role, crumbs=lib.path_of(session, item), sheets=sheets, current=current,
                 grid=grid, circular=circular, display_name=lib.display_name, autofilter=autofilter, hidden=sh.hidden_rows(session, current),
                 charts=charts, chart_kinds=ch.CHART_LABELS)
