@@ -51,7 +51,7 @@ APP = AppSpec(
     color="#0364b8",
     order=40,
     home_path="/my",
-    data_files=("models.py", "seed", "formulas.py", "documents.py", "sheets.py"),
+    data_files=("models.py", "seed", "formulas.py", "documents.py", "sheets.py", "pdf.py"),
     templates_setup=_templates_setup,
     # The activity log (views, edits) and the version snapshots are bookkeeping of every action.
     volatile=("drive_activity", "drive_version", "drive_item.modified_at", "drive_item.modified_by_id", "drive_item.size", "drive_item.version"),

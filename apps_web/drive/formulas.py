@@ -77,6 +77,7 @@ def parse_ref(ref: str) -> tuple[int, int]:
 TOKEN = re.compile(r"""
     (?P<ws>\s+)
   | (?P<string>"(?:[^"]|"")*")
+  | (?P<badref>\#REF!(?:\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+)?|\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3})(?![\w(]))
   | (?P<error>\#(?:DIV/0!|REF!|NAME\?|VALUE!|N/A|NUM!))
   | (?P<ref>(?:(?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!)?\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+)?(?![\w(]))
   | (?P<colrange>(?:(?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!)?\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3}(?![\w(]))
@@ -164,6 +165,8 @@ class Parser:
             return ("str", text[1:-1].replace('""', '"'))
         if kind == "error":
             return ("err", text)
+        if kind == "badref":  # a reference to a deleted sheet, as Excel rewrites it: #REF!B3
+            return ("err", "#REF!")
         if kind == "ref":
             sheet, rest = self._sheet_and(text)
             if ":" in rest:

@@ -144,6 +144,30 @@ class Cell(SQLModel, table=True):
     error: str | None = Field(default=None, max_length=10)  # #DIV/0!, #REF!, #NAME?, #VALUE!, #N/A, #CIRC!
 
 
+CHART_KINDS = ("column", "bar", "line", "pie")
+CHART_LABELS = {"column": "Clustered Column", "bar": "Clustered Bar", "line": "Line", "pie": "Pie"}
+
+
+class Chart(SQLModel, table=True):
+    """A chart on a sheet (Insert > Chart over a selected range), as Excel keeps one: its type, the
+    source range on the same sheet (first column: the categories; each further column a series, named
+    by its header when the first row holds text), its title and where it sits (the cell under its
+    top-left corner, and its size in pixels). Drawn from the computed values on every render."""
+
+    __tablename__ = "drive_chart"
+    id: int | None = Field(default=None, primary_key=True)
+    item_id: int = Field(foreign_key=ITEM_FK, index=True)
+    sheet_id: int = Field(foreign_key="drive_sheet.id", index=True)
+    kind: str = Field(default="column", max_length=10)  # column | bar | line | pie
+    source: str = Field(max_length=20)  # "A1:C7"
+    title: str = Field(default="", max_length=120)
+    anchor: str = Field(default="F2", max_length=12)  # the cell under the chart's top-left corner
+    width: int = 480
+    height: int = 288
+    created_by_id: int | None = Field(default=None, foreign_key=USER_FK)
+    created_at: NaiveDatetime | None = None
+
+
 class Comment(SQLModel, table=True):
     """A comment anchored to a passage of a document (the quoted text), with replies and resolution."""
 
@@ -245,5 +269,5 @@ class Question(SQLModel, table=True):
     item_id: int | None = Field(default=None, foreign_key=ITEM_FK)
 
 
-TABLES = {"site": Site, "item": Item, "share": Share, "link": Link, "record_link": RecordLink, "block": Block, "sheet": Sheet, "cell": Cell, "comment": Comment,
+TABLES = {"site": Site, "item": Item, "share": Share, "link": Link, "record_link": RecordLink, "block": Block, "sheet": Sheet, "cell": Cell, "chart": Chart, "comment": Comment,
           "suggestion": Suggestion, "version": Version, "activity": Activity, "contract": Contract, "question": Question}

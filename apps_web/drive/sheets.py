@@ -111,13 +111,29 @@ def plain_text(inputs: dict[str, dict[tuple[int, int], str]]) -> str:
 
 
 def snapshot(session: Session, item_id: int) -> dict[str, Any]:
+    """The workbook's content as a version keeps it: each sheet's inputs, and its charts when it has any."""
+    from .models import Chart
+
     sheets, inputs = workbook_inputs(session, item_id)
-    return {"sheets": [{"name": s.name, "cells": {ref_name(r, c): t for (r, c), t in sorted(inputs[s.name].items())}} for s in sheets]}
+    charts: dict[int, list[dict[str, Any]]] = {}
+    for ch in session.exec(select(Chart).where(Chart.item_id == item_id).order_by(Chart.id)).all():
+        charts.setdefault(ch.sheet_id, []).append({"kind": ch.kind, "source": ch.source, "title": ch.title, "anchor": ch.anchor,
+                                                   "width": ch.width, "height": ch.height})
+    out = []
+    for s in sheets:
+        sh: dict[str, Any] = {"name": s.name, "cells": {ref_name(r, c): t for (r, c), t in sorted(inputs[s.name].items())}}
+        if s.id in charts:
+            sh["charts"] = charts[s.id]
+        out.append(sh)
+    return {"sheets": out}
 
 
 def restore(session: Session, item_id: int, snap: dict[str, Any]) -> str:
+    from .models import Chart
+
     sheets = list(session.exec(select(Sheet).where(Sheet.item_id == item_id).order_by(Sheet.position)).all())
     session.exec(delete(Cell).where(Cell.item_id == item_id))
+    session.exec(delete(Chart).where(Chart.item_id == item_id))
     keep = {s.name: s for s in sheets}
     result: list[Sheet] = []
     for pos, sh in enumerate(snap["sheets"]):
@@ -131,6 +147,10 @@ def restore(session: Session, item_id: int, snap: dict[str, Any]) -> str:
     inputs = {sh["name"]: {parse_ref(ref): t for ref, t in sh["cells"].items()} for sh in snap["sheets"]}
     for row in cell_rows(item_id, {s.name: s.id for s in result}, inputs):
         session.add(Cell(**row))
+    for s, sh in zip(result, snap["sheets"]):
+        for ch in sh.get("charts", []):
+            session.add(Chart(item_id=item_id, sheet_id=s.id, kind=ch["kind"], source=ch["source"], title=ch.get("title", ""), anchor=ch.get("anchor", "A1"),
+                              width=ch.get("width", 480), height=ch.get("height", 288)))
     return plain_text(inputs)
 
 
@@ -142,7 +162,9 @@ def grid(session: Session, sheet: Sheet) -> dict[str, Any]:
 
 
 # -- .xlsx ------------------------------------------------------------------------------------
-def to_xlsx(snap: dict[str, Any], values: dict[tuple[str, str], Any] | None = None) -> bytes:
+def to_xlsx(snap: dict[str, Any], values: dict[tuple[str, str], Any] | None = None, charts: list[Any] | None = None) -> bytes:
+    """The workbook as .xlsx; ``charts`` (sheet name, kind, range, title, anchor) become Excel charts
+    over the same ranges (openpyxl's chart objects)."""
     from openpyxl import Workbook
 
     wb = Workbook()
@@ -156,9 +178,27 @@ def to_xlsx(snap: dict[str, Any], values: dict[tuple[str, str], Any] | None = No
             ws[ref] = v.code if isinstance(v, XlError) else v
     if not snap["sheets"]:
         wb.create_sheet("Sheet1")
+    for sheet_name, kind, source, title, anchor, header in charts or []:
+        if sheet_name in wb.sheetnames:
+            _xlsx_chart(wb[sheet_name], kind, source, title, anchor, header)
     buf = io.BytesIO()
     wb.save(buf)
     return buf.getvalue()
+
+
+def _xlsx_chart(ws: Any, kind: str, source: str, title: str, anchor: str, header: bool) -> None:
+    from openpyxl.chart import BarChart, LineChart, PieChart, Reference
+
+    r1, c1, r2, c2 = parse_range(source)
+    chart = {"column": BarChart, "bar": BarChart, "line": LineChart, "pie": PieChart}[kind]()
+    if kind in ("column", "bar"):
+        chart.type = "col" if kind == "column" else "bar"
+    first = c1 + 1 if c2 > c1 else c1
+    chart.add_data(Reference(ws, min_col=first, max_col=c2, min_row=r1, max_row=r2), titles_from_data=header)
+    if c2 > c1:
+        chart.set_categories(Reference(ws, min_col=c1, max_col=c1, min_row=r1 + 1 if header else r1, max_row=r2))
+    chart.title = title or None
+    ws.add_chart(chart, anchor)
 
 
 def from_xlsx(data: bytes) -> dict[str, Any]:
@@ -353,7 +393,7 @@ def shift_refs(formula: str, drow: int, dcol: int) -> str:
     return REF_IN_FORMULA.sub(sub, formula)
 
 
-SHEET_IN_FORMULA = re.compile(r"""("(?:[^"]|"")*")|'((?:[^']|'')+)'!|(?<![\w.'])([A-Za-z_][\w.]*)!""")
+SHEET_IN_FORMULA = re.compile(r"""("(?:[^"]|"")*")|'((?:[^']|'')+)'!|(?<![\w.'#])([A-Za-z_][\w.]*)!""")
 
 
 def quoted_sheet(name: str) -> str:
@@ -377,6 +417,21 @@ def rename_in_formula(formula: str, old: str, new: str) -> str:
     return SHEET_IN_FORMULA.sub(sub, formula)
 
 
+def unlink_sheet_in_formula(formula: str, gone: str) -> str:
+    """The formula after sheet ``gone`` is deleted, as Excel rewrites it: each reference to the sheet
+    becomes ``#REF!`` (``=SUM(Data!B2:B9)`` is now ``=SUM(#REF!B2:B9)``)."""
+    if not formula.startswith("="):
+        return formula
+
+    def sub(m: re.Match[str]) -> str:
+        if m.group(1):
+            return m.group(1)
+        name = m.group(2).replace("''", "'") if m.group(2) is not None else m.group(3)
+        return "#REF!" if name.lower() == gone.lower() else m.group(0)
+
+    return SHEET_IN_FORMULA.sub(sub, formula)
+
+
 def rename_sheet(session: Session, item_id: int, sheet: Sheet, name: str) -> tuple[list[Cell], str]:
     """Rename a sheet; formulas anywhere in the workbook that refer to it follow the new name."""
     sheets, inputs = workbook_inputs(session, item_id)
@@ -392,12 +447,19 @@ def rename_sheet(session: Session, item_id: int, sheet: Sheet, name: str) -> tup
 
 
 def delete_sheet(session: Session, item_id: int, sheet: Sheet) -> tuple[list[Cell], str]:
-    """Delete a sheet and its cells (formulas elsewhere that refer to it now show #REF!)."""
+    """Delete a sheet, its cells and its charts; formulas on the other sheets that referred to it are
+    rewritten as Excel does (the sheet's name becomes ``#REF!``) and show #REF!."""
+    from .models import Chart
+
     sheets, inputs = workbook_inputs(session, item_id)
     if len(sheets) <= 1:
         raise SheetError("A workbook must contain at least one visible worksheet.")
     session.exec(delete(Cell).where(Cell.sheet_id == sheet.id))
+    session.exec(delete(Chart).where(Chart.sheet_id == sheet.id))
     inputs.pop(sheet.name)
+    for cells in inputs.values():
+        for key, text in cells.items():
+            cells[key] = unlink_sheet_in_formula(text, sheet.name)
     rest = [s for s in sheets if s.id != sheet.id]
     session.delete(sheet)
     for pos, s in enumerate(rest):
@@ -423,6 +485,25 @@ def fill_down(session: Session, item_id: int, sheet: Sheet, rng: tuple[int, int,
                 cells.pop((r, c), None)
             else:
                 cells[(r, c)] = shift_refs(text, r - src, 0)
+    return sync(session, item_id, sheets, inputs)
+
+
+def fill_right(session: Session, item_id: int, sheet: Sheet, rng: tuple[int, int, int, int]) -> tuple[list[Cell], str]:
+    """Ctrl+R: the left column of the selection is copied into the columns to its right (a single
+    column takes the column to its left), formulas shifting their relative columns as Excel's fill does."""
+    r1, c1, r2, c2 = rng
+    src = c1 - 1 if c1 == c2 else c1
+    if src < 1:
+        raise SheetError("There's nothing left of the selection to fill right from.")
+    sheets, inputs = workbook_inputs(session, item_id)
+    cells = inputs[sheet.name]
+    for r in range(r1, r2 + 1):
+        text = cells.get((r, src))
+        for c in range(src + 1, c2 + 1):
+            if text is None:
+                cells.pop((r, c), None)
+            else:
+                cells[(r, c)] = shift_refs(text, 0, c - src)
     return sync(session, item_id, sheets, inputs)
 
 

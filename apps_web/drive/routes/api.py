@@ -165,9 +165,17 @@ def get_sheet(session: SessionDep, user: CurrentUser, item_id: int):
         return unprocessable(f"Item {item_id} is not a workbook.")
     sheets = list(session.exec(select(Sheet).where(Sheet.item_id == item.id).order_by(Sheet.position)).all())
     cells = session.exec(select(Cell).where(Cell.item_id == item.id).order_by(Cell.row, Cell.col)).all()
+    from .. import charts as ch
+
+    def charts_json(s: Sheet) -> list[dict]:
+        found = ch.charts_of(session, s)
+        values = {(c.row, c.col): (c.value, c.number) for c in cells if c.sheet_id == s.id} if found else {}
+        return [ch.as_json(x, ch.read(values, x.source), s.name) for x in found]
+
     return {**item_json(item, role), "sheets": [{"name": s.name, "freeze_rows": s.freeze_rows, "freeze_cols": s.freeze_cols, "filter_range": s.filter_range,
                                                   "filter_criteria": sh.criteria(s), "sort_state": s.sort_state, "cells": [{"ref": c.ref, "input": c.input, "value": c.value, "number": c.number,
-                                                                             "error": c.error} for c in cells if c.sheet_id == s.id]} for s in sheets]}
+                                                                             "error": c.error} for c in cells if c.sheet_id == s.id],
+                                                  "charts": charts_json(s)} for s in sheets]}
 
 
 @router.patch("/sheets/{item_id}/cells", openapi_extra=openapi.CELLS)

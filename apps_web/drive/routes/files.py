@@ -120,7 +120,46 @@ def file_page(request: Request, session: SessionDep, user: CurrentUser, clock: C
     if item.kind != "file":
         return RedirectResponse(open_url(item), status_code=303)
     _log_view(session, session.get(Site, item.site_id), item, user, clock)
-    return page(request, session, user, "drive/file.html", item=item, role=role, crumbs=lib.path_of(session, item), display_name=lib.display_name)
+    return page(request, session, user, "drive/file.html", item=item, role=role, crumbs=lib.path_of(session, item), display_name=lib.display_name,
+                preview=preview_kind(item))
+
+
+# The image formats a browser shows, by their first bytes (a file whose bytes don't match its type is
+# not previewed: "We can't preview this file").
+IMAGE_MAGIC = {"image/png": (b"\x89PNG\r\n\x1a\n",), "image/jpeg": (b"\xff\xd8\xff",), "image/gif": (b"GIF87a", b"GIF89a"), "image/webp": (b"RIFF",)}
+IMAGE_EXTS = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp"}
+
+
+def image_type(item: Item) -> str | None:
+    ctype = item.content_type if item.content_type in IMAGE_MAGIC else IMAGE_EXTS.get("." + item.name.rsplit(".", 1)[-1].lower() if "." in item.name else "")
+    return ctype
+
+
+def preview_kind(item: Item) -> str:
+    """How the file page shows the file: "image", "pdf", "text", "broken" (a PDF or image whose bytes
+    aren't one) or "none" (a type with no preview)."""
+    data = item.data or b""
+    if item.content_type == "application/pdf" or item.name.lower().endswith(".pdf"):
+        return "pdf" if data[:1024].lstrip().startswith(b"%PDF-") else "broken"
+    ctype = image_type(item)
+    if ctype:
+        ok = data.startswith(IMAGE_MAGIC[ctype]) and (ctype != "image/webp" or data[8:12] == b"WEBP")
+        return "image" if ok else "broken"
+    if item.content_type.startswith("text/"):
+        return "text"
+    return "none"
+
+
+@router.get("/files/{item_id}/content")
+def content(session: SessionDep, user: CurrentUser, item_id: int):
+    """The file's bytes shown inline (the preview's image or PDF); other types are downloaded."""
+    item, _role = require(session, user, item_id)
+    kind = preview_kind(item) if item.kind == "file" else "none"
+    if kind not in ("image", "pdf"):
+        raise HTTPException(404, "There's no preview for this file.")
+    ctype = "application/pdf" if kind == "pdf" else image_type(item)
+    return Response(item.data or b"", media_type=ctype, headers={"X-Content-Type-Options": "nosniff", "Content-Security-Policy": "sandbox",
+                                                               "Cache-Control": "private, max-age=0"})
 
 
 @router.get("/s/{token}")
@@ -185,9 +224,10 @@ def download(session: SessionDep, user: CurrentUser, item_id: int):
 
         data, ctype = to_docx(load(session, item.id), item.name), "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
     elif item.kind == "sheet":
+        from ..charts import for_export
         from ..sheets import snapshot, to_xlsx
 
-        data, ctype = to_xlsx(snapshot(session, item.id)), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        data, ctype = to_xlsx(snapshot(session, item.id), charts=for_export(session, item.id)), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     else:
         data, ctype = item.data or b"", item.content_type or "application/octet-stream"
     name = lib.display_name(item)

@@ -11,10 +11,11 @@ from sqlmodel import select
 
 from ...deps import ClockDep, CurrentUser, SessionDep
 from ...ui import redirect
+from .. import charts as ch
 from .. import library as lib
 from .. import sheets as sh
 from ..access import require
-from ..models import Cell, Sheet, Site
+from ..models import Cell, Chart, Sheet, Site
 from .common import page
 
 router = APIRouter()
@@ -44,8 +45,23 @@ def sheet_page(request: Request, session: SessionDep, user: CurrentUser, clock: 
                   for c in range(c1, c2 + 1)}
         autofilter = {"row": r1, "cols": header, "values": sh.filter_values(session, current),
                       "criteria": {sh.parse_ref(f"{k}1")[1]: set(v) for k, v in crit.items()}}
+    charts = ch.charts_of(session, current)
+    if charts:
+        values = {(c.row, c.col): (c.value, c.number) for c in grid["cells"].values()}
+        charts = [(x, ch.svg(x, ch.read(values, x.source))) for x in charts]
     return page(request, session, user, "drive/sheet.html", item=item, role=role, crumbs=lib.path_of(session, item), sheets=sheets, current=current,
-                grid=grid, circular=circular, display_name=lib.display_name, autofilter=autofilter, hidden=sh.hidden_rows(session, current))
+                grid=grid, circular=circular, display_name=lib.display_name, autofilter=autofilter, hidden=sh.hidden_rows(session, current),
+                charts=charts, chart_kinds=ch.CHART_LABELS)
+
+
+def chart_updates(session, item_id: int, changed: list[Cell]) -> list[dict]:  # noqa: ANN001
+    """The charts whose data changed, drawn again ({id, svg}) for the page to swap in."""
+    out = []
+    charts = list(session.exec(select(Chart).where(Chart.item_id == item_id)).all())
+    for sheet_id in {c.sheet_id for c in changed}:
+        for x in ch.touching(charts, sheet_id, changed):
+            out.append({"id": x.id, "svg": str(ch.svg(x, ch.read(ch.sheet_values(session, sheet_id), x.source)))})
+    return out
 
 
 def _sheet_form(session, user, item_id: int, name: str):  # noqa: ANN001, ANN202
@@ -157,7 +173,7 @@ def edit_cells(session: SessionDep, user: CurrentUser, clock: ClockDep, item_id:
     session.commit()
     names = {x.id: x.name for x in session.exec(select(Sheet).where(Sheet.item_id == item.id)).all()}
     circ = [f"{names[c.sheet_id]}!{c.ref}" for c in session.exec(select(Cell).where(Cell.item_id == item.id, Cell.error == "circular")).all()]
-    return {"cells": [{**cell_json(c), "sheet": names.get(c.sheet_id)} for c in changed], "circular": circ}
+    return {"cells": [{**cell_json(c), "sheet": names.get(c.sheet_id)} for c in changed], "circular": circ, "charts": chart_updates(session, item.id, changed)}
 
 
 @router.post("/sheet/{item_id}/sheets")
@@ -224,7 +240,7 @@ def _range_edit(session, user, clock, item_id: int, payload: dict, action):  # n
     session.commit()
     names = {x.id: x.name for x in session.exec(select(Sheet).where(Sheet.item_id == item.id)).all()}
     circ = [f"{names[c.sheet_id]}!{c.ref}" for c in session.exec(select(Cell).where(Cell.item_id == item.id, Cell.error == "circular")).all()]
-    return {"cells": [{**cell_json(c), "sheet": names.get(c.sheet_id)} for c in changed], "circular": circ}
+    return {"cells": [{**cell_json(c), "sheet": names.get(c.sheet_id)} for c in changed], "circular": circ, "charts": chart_updates(session, item.id, changed)}
 
 
 @router.post("/sheet/{item_id}/fill")
@@ -233,6 +249,15 @@ def fill(session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, 
     def act(current: Sheet):  # noqa: ANN202
         rng = str(payload.get("range", ""))
         return (*sh.fill_down(session, item_id, current, sh.parse_range(rng)), f"Filled down {rng}")
+    return _range_edit(session, user, clock, item_id, payload, act)
+
+
+@router.post("/sheet/{item_id}/fill-right")
+def fill_right(session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, payload: dict = Body(...)):
+    """Ctrl+R over a selection: ``{"sheet": name, "range": "C2:F2"}``."""
+    def act(current: Sheet):  # noqa: ANN202
+        rng = str(payload.get("range", ""))
+        return (*sh.fill_right(session, item_id, current, sh.parse_range(rng)), f"Filled right {rng}")
     return _range_edit(session, user, clock, item_id, payload, act)
 
 
@@ -247,3 +272,75 @@ def paste(session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int,
         changed, text = sh.paste(session, item_id, current, at, rows, origin)
         return changed, text, f"Pasted {len(rows)} rows at {sh.ref_name(*at)}"
     return _range_edit(session, user, clock, item_id, payload, act)
+
+
+# -- charts ---------------------------------------------------------------------------------------
+@router.post("/sheet/{item_id}/charts")
+def insert_chart(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, sheet: str = Form(""),
+                 source: str = Form("", alias="range"), kind: str = Form("column"), title: str = Form("")):
+    """Insert > Chart over the selected range: the chart lands beside its data, titled by its series
+    (one series) or "Chart Title"."""
+    item, current, back = _sheet_form(session, user, item_id, sheet)
+    try:
+        source, kind = ch.check_source(source), ch.check_kind(kind)
+        data = ch.read(ch.sheet_values(session, current.id), source)
+        if not any(v is not None for s in data.series for v in s.values):
+            raise sh.SheetError("The selected range has no numbers to chart. Select the data with its labels, like A1:B7.")
+    except sh.SheetError as exc:
+        return redirect(request, back, toast=str(exc), kind="error")
+    chart = Chart(item_id=item.id, sheet_id=current.id, kind=kind, source=source, title=(title.strip() or ch.default_title(data))[:120],
+                  anchor=ch.anchor_beside(source), created_by_id=user.id, created_at=clock.now)
+    session.add(chart)
+    lib.touch(session, user, clock.now, item, f"Inserted a {ch.kind_label(kind).lower()} chart of {source}")
+    session.commit()
+    return redirect(request, back)
+
+
+def _chart(session, user, item_id: int, chart_id: int):  # noqa: ANN001, ANN202
+    item, _role = require(session, user, item_id, "edit")
+    chart = session.get(Chart, chart_id)
+    if chart is None or chart.item_id != item.id:
+        raise HTTPException(404, "This chart isn't in the workbook any more.")
+    current = session.get(Sheet, chart.sheet_id)
+    return item, chart, f"/sheet/{item.id}?s={quote(current.name)}"
+
+
+@router.post("/sheet/{item_id}/charts/{chart_id}")
+def edit_chart(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, chart_id: int, title: str = Form(""),
+               kind: str = Form(""), source: str = Form("", alias="range")):
+    """Chart settings: Chart Title, Change Chart Type, Select Data (the range)."""
+    item, chart, back = _chart(session, user, item_id, chart_id)
+    try:
+        chart.kind = ch.check_kind(kind or chart.kind)
+        chart.source = ch.check_source(source) if source.strip() else chart.source
+    except sh.SheetError as exc:
+        return redirect(request, back, toast=str(exc), kind="error")
+    chart.title = title.strip()[:120]
+    session.add(chart)
+    lib.touch(session, user, clock.now, item, "Edited a chart", new_version=False)
+    session.commit()
+    return redirect(request, back)
+
+
+@router.post("/sheet/{item_id}/charts/{chart_id}/move")
+def move_chart(session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, chart_id: int, payload: dict = Body(...)):
+    """A chart dragged to another place: ``{"anchor": "H4"}`` (the cell under its top-left corner)."""
+    item, chart, _back = _chart(session, user, item_id, chart_id)
+    try:
+        r, c = sh.parse_ref(str(payload.get("anchor", "")).upper())
+    except ValueError as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=422)
+    chart.anchor = sh.ref_name(r, c)
+    session.add(chart)
+    lib.touch(session, user, clock.now, item, "Moved a chart", new_version=False)
+    session.commit()
+    return {"id": chart.id, "anchor": chart.anchor}
+
+
+@router.post("/sheet/{item_id}/charts/{chart_id}/delete")
+def delete_chart(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, chart_id: int):
+    item, chart, back = _chart(session, user, item_id, chart_id)
+    session.delete(chart)
+    lib.touch(session, user, clock.now, item, "Deleted a chart", new_version=False)
+    session.commit()
+    return redirect(request, back, toast="Chart deleted.")

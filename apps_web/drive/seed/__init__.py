@@ -14,6 +14,7 @@ from ...world.seeding import SeedContext
 from .builder import DriveBuilder
 from .dataroom import build_dataroom
 from .files import build_personal, build_team_sites
+from .invoices import build_invoices
 
 
 def _rows(session, sql: str) -> list[dict]:  # noqa: ANN001
@@ -33,6 +34,7 @@ def seed_drive(ctx: SeedContext) -> DriveBuilder | None:
     build_personal(b, ctx, people, crm)
     build_team_sites(b, ctx, people, crm)
     build_dataroom(b, ctx, people)
+    build_invoices(b, ctx, people)  # last: its rows are appended after the rest
     b.insert(ctx.session)
     return b
 

@@ -25,6 +25,7 @@
     const [r1, c1, r2, c2] = rangeOf();
     for (let r = r1; r <= r2; r++) for (let c = c1; c <= c2; c++) { const td = cellAt(name(r, c)); if (td) { td.classList.add("in-range"); td.setAttribute("aria-selected", "true"); } }
     grid.dataset.selection = r1 === r2 && c1 === c2 ? name(r1, c1) : `${name(r1, c1)}:${name(r2, c2)}`;
+    document.querySelectorAll("input[data-selection-range]").forEach((i) => { i.value = grid.dataset.selection; });
   }
   function extendTo(td) {
     if (!td || !current) return;
@@ -82,6 +83,10 @@
     if (text === before) { td.textContent = td.dataset.shown !== undefined ? td.dataset.shown : td.textContent; return send(null); }
     await send({ sheet: grid.dataset.sheet, ref: td.dataset.ref, input: text });
   }
+  // Charts whose data changed come back drawn again by the server.
+  function redraw(body) {
+    for (const c of body.charts || []) { const el = document.querySelector(`#chart-${c.id} .chart-body`); if (el) el.innerHTML = c.svg; }
+  }
   let pending = Promise.resolve();
   function send(edit) {
     if (!edit) return pending;
@@ -92,6 +97,7 @@
       const body = await res.json().catch(() => ({}));
       if (!res.ok) { state.textContent = "Couldn't save: " + (body.detail || res.status); delete grid.dataset.busy; return; }
       for (const cell of body.cells) { if (cell.sheet !== grid.dataset.sheet) continue; const td = cellAt(cell.ref); if (td) paint(td, cell); }
+      redraw(body);
       status.textContent = body.circular.length ? "Circular References: " + body.circular.map((r) => r.split("!").pop()).join(", ") : "";
       state.textContent = "Saved";
       if (current) bar.value = current.dataset.input || "";
@@ -113,6 +119,7 @@
   document.addEventListener("mouseup", () => { dragging = false; });
   function repaint(body) {
     for (const cell of body.cells) { if (cell.sheet !== grid.dataset.sheet) continue; const td = cellAt(cell.ref); if (td) paint(td, cell); }
+    redraw(body);
     status.textContent = body.circular.length ? "Circular References: " + body.circular.map((r) => r.split("!").pop()).join(", ") : "";
   }
   function post(path, payload) {
@@ -173,6 +180,12 @@
       ev.preventDefault();
       if (readOnly) return;
       post("fill", { sheet: grid.dataset.sheet, range: grid.dataset.selection.includes(":") ? grid.dataset.selection : `${grid.dataset.selection}:${grid.dataset.selection}` });
+      return;
+    }
+    if ((ev.ctrlKey || ev.metaKey) && (ev.key === "r" || ev.key === "R")) {
+      ev.preventDefault();
+      if (readOnly) return;
+      post("fill-right", { sheet: grid.dataset.sheet, range: grid.dataset.selection.includes(":") ? grid.dataset.selection : `${grid.dataset.selection}:${grid.dataset.selection}` });
       return;
     }
     if ((ev.ctrlKey || ev.metaKey) && (ev.key === "a" || ev.key === "A")) return;
@@ -281,5 +294,44 @@
       }
     });
   }
+  // Charts sit over the grid with their top-left corner on their anchor cell; drag one to move it
+  // (it snaps to the cell under its corner); select one and press Delete to remove it.
+  const wrap = grid.closest(".grid-wrap");
+  function place(fig) {
+    const td = cellAt(fig.dataset.anchor);
+    if (!td) return;
+    const a = td.getBoundingClientRect(), w = wrap.getBoundingClientRect();
+    fig.style.left = (a.left - w.left + wrap.scrollLeft - wrap.clientLeft) + "px";
+    fig.style.top = (a.top - w.top + wrap.scrollTop - wrap.clientTop) + "px";
+  }
+  document.querySelectorAll(".sheet-chart").forEach((fig) => {
+    place(fig);
+    fig.hidden = false;
+    fig.addEventListener("keydown", (ev) => {
+      if ((ev.key === "Delete" || ev.key === "Backspace") && ev.target === fig && !readOnly) { ev.preventDefault(); fig.querySelector("form[action$='/delete']").submit(); }
+    });
+    if (readOnly) return;
+    fig.addEventListener("mousedown", (ev) => {
+      if (ev.button !== 0 || ev.target.closest("button, form, a")) return;
+      ev.preventDefault();
+      fig.focus({ preventScroll: true });
+      const x0 = ev.clientX, y0 = ev.clientY, l0 = parseFloat(fig.style.left), t0 = parseFloat(fig.style.top);
+      let moved = false;
+      const onMove = (e) => { moved = true; fig.classList.add("dragging"); fig.style.left = (l0 + e.clientX - x0) + "px"; fig.style.top = (t0 + e.clientY - y0) + "px"; };
+      const onUp = async () => {
+        document.removeEventListener("mousemove", onMove); document.removeEventListener("mouseup", onUp);
+        fig.classList.remove("dragging");
+        if (!moved) return;
+        const box = fig.getBoundingClientRect();
+        const under = document.elementsFromPoint(box.left + 2, box.top + 2).find((el) => el.matches && el.matches("td[data-ref]"));
+        const anchor = under ? under.dataset.ref : fig.dataset.anchor;
+        fig.dataset.anchor = anchor; place(fig);
+        state.textContent = "Saving..."; grid.dataset.busy = "1";
+        const res = await fetch(`/sheet/${grid.dataset.item}/charts/${fig.dataset.chartId}/move`, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify({ anchor }) });
+        state.textContent = res.ok ? "Saved" : "Couldn't move the chart"; delete grid.dataset.busy;
+      };
+      document.addEventListener("mousemove", onMove); document.addEventListener("mouseup", onUp);
+    });
+  });
   select(cellAt("A1"));
 })();
