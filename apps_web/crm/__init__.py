@@ -33,9 +33,11 @@ def _seed(ctx):
 def _seed_last(ctx):
     from .seed.campaigns import seed_campaigns
     from .seed.duplicates import seed_duplicates
+    from .seed.rules import seed_rules
 
     seed_duplicates(ctx)
     seed_campaigns(ctx)
+    seed_rules(ctx)
 
 
 def _fields():

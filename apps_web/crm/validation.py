@@ -264,6 +264,14 @@ def validate(
     current = _current(object_key, record_id, session)
     merged = {**DEFAULTS.get(object_key, {}), **current, **cleaned}
     _CROSS_CHECKS.get(object_key, lambda *a: None)(merged, cleaned, errors, session, record_id, current)
+    if not errors:  # the org's validation rules run after the field checks, on the record as it would be saved
+        from .rules import RULE_OBJECTS, errors_of, failures
+
+        if object_key in RULE_OBJECTS:
+            after = {**merged}
+            if object_key == "opportunity" and "stage" in cleaned and "probability" not in cleaned and cleaned["stage"] != current.get("stage"):
+                after["probability"] = P.STAGE_PROBABILITY[cleaned["stage"]]
+            errors.update(errors_of(failures(session, object_key, after, current, is_new=record_id is None)))
     return cleaned, errors
 
 

@@ -36,6 +36,10 @@ def unprocessable(detail: str, errors: dict[str, str]) -> JSONResponse:
 
 
 def _invalid(object_key: str, errors: dict[str, str]) -> JSONResponse:
+    if "__rule__" in errors:  # a validation rule refused the save: Salesforce's REST shape, 400
+        from ..rules import api_errors
+
+        return JSONResponse(api_errors(errors, object_key), status_code=400)
     label = OBJECTS[object_key].label.lower()
     names = ", ".join(k for k in errors if k != "__all__")
     detail = errors.get("__all__") or f"The {label} wasn't saved: check {names}."
