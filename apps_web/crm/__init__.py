@@ -31,12 +31,13 @@ def _seed(ctx):
 
 
 def _seed_last(ctx):
-    from .seed.campaigns import seed_campaigns
+    from .seed.campaigns import seed_campaigns, seed_influence
     from .seed.duplicates import seed_duplicates
     from .seed.rules import seed_rules
 
     seed_duplicates(ctx)
     seed_campaigns(ctx)
+    seed_influence(ctx)
     seed_rules(ctx)
 
 

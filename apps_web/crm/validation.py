@@ -19,14 +19,14 @@ from sqlmodel import Session
 
 from ..identity.models import User
 from . import picklists as P
-from .models import Account, Activity, Case, Contact, Lead, Note, Opportunity, Territory
+from .models import Account, Activity, Campaign, Case, Contact, Lead, Note, Opportunity, Territory
 
 REQUIRED = "Complete this field."
 LOSS_REASON_REQUIRED = "Select a Loss Reason before you mark this opportunity Closed Lost."
 EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
 FORECAST_CATEGORIES = ["Pipeline", "Best Case", "Commit", "Closed", "Omitted"]
 LOOKUP_MODELS: dict[str, type] = {
-    "account": Account, "contact": Contact, "lead": Lead, "opportunity": Opportunity, "case": Case, "user": User, "territory": Territory,
+    "account": Account, "contact": Contact, "lead": Lead, "opportunity": Opportunity, "case": Case, "user": User, "territory": Territory, "campaign": Campaign,
 }
 MODELS: dict[str, type] = {
     "account": Account, "contact": Contact, "lead": Lead, "opportunity": Opportunity, "case": Case, "activity": Activity, "note": Note,
@@ -83,6 +83,7 @@ RULES: dict[str, dict[str, Rule]] = {
         "lead_source": _r("picklist", choices=P.LEAD_SOURCES), "next_step": _r(),
         "forecast_category": _r("picklist", choices=FORECAST_CATEGORIES), "description": _r(), "owner_id": OWNER,
         "loss_reason": _r("picklist", choices=P.LOSS_REASONS), "main_competitors": _r(),
+        "campaign_id": _r("lookup", lookup="campaign"),
     },
     "case": {
         "subject": _r(required=True), "status": _r("picklist", choices=P.CASE_STATUSES, required=True),
