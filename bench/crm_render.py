@@ -39,6 +39,17 @@ def _pages(conn, _user_id: int) -> _render.Pages:
     pages += _dashboards(conn)
     pages += _built(conn, _user_id)
     pages += _duplicates(conn)
+    pages += _rules(conn)
+    return pages
+
+
+def _rules(conn) -> _render.Pages:
+    """Setup's validation rules (list, a rule, its edit form: an admin's page, a 403 for the rep) and the
+    campaign that sourced the most opportunities (its Opportunities related list and statistics)."""
+    camp = conn.execute("SELECT campaign_id FROM crm_opportunity WHERE campaign_id IS NOT NULL GROUP BY campaign_id ORDER BY count(*) DESC LIMIT 1").fetchone()
+    pages = [("validation rules", "/setup/validation-rules"), ("validation rule", "/setup/validation-rules/1")]
+    if camp:
+        pages.append(("campaign (influence)", f"/campaigns/{camp[0]}"))
     return pages
 
 

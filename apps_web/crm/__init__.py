@@ -31,11 +31,14 @@ def _seed(ctx):
 
 
 def _seed_last(ctx):
-    from .seed.campaigns import seed_campaigns
+    from .seed.campaigns import seed_campaigns, seed_influence
     from .seed.duplicates import seed_duplicates
+    from .seed.rules import seed_rules
 
     seed_duplicates(ctx)
     seed_campaigns(ctx)
+    seed_influence(ctx)
+    seed_rules(ctx)
 
 
 def _fields():
@@ -96,6 +99,13 @@ def _fields():
                                   "campaign_id": {"required": True, "label": "Campaign", "lookup": "campaign"},
                                   "lead_id": {"required": False, "label": "Lead", "lookup": "lead"},
                                   "contact_id": {"required": False, "label": "Contact", "lookup": "contact"}}
+    # Validation rules (rules.py, routes/setup.py).
+    out["crm_validation_rule"] = {"object_type": {"required": True, "label": "Object", "picklist": ["account", "contact", "lead", "opportunity", "case"]},
+                                  "name": {"required": True, "label": "Rule Name"},
+                                  "error_condition": {"required": True, "label": "Error Condition Formula (fields by API name: StageName, NextStep...)"},
+                                  "error_message": {"required": True, "label": "Error Message"},
+                                  "error_field": {"required": False, "label": "Error Location (a column of the object; empty: Top of Page)"},
+                                  "last_modified_by_id": {"required": False, "label": "Last Modified By", "lookup": "user"}}
     return out
 
 
@@ -113,7 +123,7 @@ APP = AppSpec(
     package_dir=Path(__file__).parent,
     router=_router,
     seed=_seed,
-    seed_last=_seed_last,  # near-duplicate records and the duplicate rules, appended after every app's data
+    seed_last=_seed_last,  # near-duplicates, duplicate rules, campaigns and their influence, validation rules: after every app's data
     color="#0176d3",
     order=10,
     templates_setup=_templates_setup,

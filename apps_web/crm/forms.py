@@ -18,7 +18,7 @@ from ..identity.models import User
 from ..world import WorldClock
 from . import picklists as P
 from .common import stamp
-from .models import Case
+from .models import Campaign, Case
 from .objects import OBJECTS
 
 
@@ -97,7 +97,7 @@ LAYOUTS: dict[str, tuple[Section, ...]] = {
             F("type", "Type", "picklist", options=P.OPPORTUNITY_TYPES), F("probability", "Probability (%)", "percent", help="Defaults to the stage's probability."),
             F("lead_source", "Lead Source", "picklist", options=P.LEAD_SOURCES), F("next_step", "Next Step"),
             F("loss_reason", "Loss Reason", "picklist", options=P.LOSS_REASONS, help="Required when the stage is Closed Lost."),
-            F("main_competitors", "Main Competitor(s)"),
+            F("main_competitors", "Main Competitor(s)"), F("campaign_id", "Primary Campaign Source", "lookup", lookup="campaign"),
         )),
         ("Description Information", (F("description", "Description", "textarea", full=True),)),
     ),
@@ -207,7 +207,7 @@ def lookup_labels(session: Session, wanted: dict[str, set[int]]) -> dict[tuple[s
         ids = {i for i in ids if i}
         if not ids:
             continue
-        model = User if key == "user" else OBJECTS[key].model
+        model = User if key == "user" else Campaign if key == "campaign" else OBJECTS[key].model
         for rec in session.exec(select(model).where(model.id.in_(ids))).all():
             out[(key, rec.id)] = display_name(key, rec) if key != "user" else rec.name
     return out

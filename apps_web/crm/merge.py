@@ -118,6 +118,15 @@ def merge_records(session: Session, user: User, clock: WorldClock, object_key: s
     master = by_id[master_id]
     losers = [r.id for r in records if r.id != master_id]
     changed: dict[str, tuple[str | None, str | None]] = {}
+    from .rules import FIELD_NAMES, check, messages
+
+    new_values: dict = {}
+    for name, _label in FIELDS[object_key]:
+        source = (choices or {}).get(name, master_id)
+        if source in by_id:
+            new_values[name] = getattr(by_id[source], name)
+    if errors := check(session, object_key, master, {k: v for k, v in new_values.items() if k in FIELD_NAMES[object_key].values()}):
+        raise MergeError(messages(errors))  # the merged record must pass the org's validation rules
     for name, _label in FIELDS[object_key]:
         source = (choices or {}).get(name, master_id)
         if source not in by_id:

@@ -133,6 +133,7 @@ class OpportunityBase(SQLModel):
     owner_id: int | None = Field(default=None, foreign_key=USER_FK, index=True)
     loss_reason: str | None = Field(default=None, max_length=40)  # required when Closed Lost
     main_competitors: str | None = Field(default=None, max_length=255)
+    campaign_id: int | None = Field(default=None, foreign_key="crm_campaign.id", index=True)  # Primary Campaign Source
 
 
 class Opportunity(OpportunityBase, Timestamps, table=True):
@@ -574,3 +575,21 @@ class CampaignMember(Timestamps, table=True):
     status: str = Field(default="Sent", max_length=20)  # Sent | Responded
     has_responded: bool = False
     first_responded_date: date | None = None
+
+
+# -- Validation rules (Setup > Object Manager > <object> > Validation Rules) -----------------------------------------
+class ValidationRule(Timestamps, table=True):
+    """A validation rule: when ``error_condition`` (a formula over the record's fields, see ``rules.py``)
+    is true, the save is refused with ``error_message``, shown at the top of the page
+    (``error_field`` None) or under that field (a column of the object)."""
+
+    __tablename__ = "crm_validation_rule"
+    id: int | None = Field(default=None, primary_key=True)
+    object_type: str = Field(max_length=20, index=True)  # account | contact | lead | opportunity | case
+    name: str = Field(max_length=40)  # the rule's API name, e.g. Next_Step_Required_In_Negotiation
+    active: bool = True
+    description: str | None = Field(default=None, max_length=500)
+    error_condition: str = Field(max_length=3900)
+    error_message: str = Field(max_length=255)
+    error_field: str | None = Field(default=None, max_length=40)  # None: Top of Page
+    last_modified_by_id: int | None = Field(default=None, foreign_key=USER_FK)

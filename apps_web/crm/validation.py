@@ -19,14 +19,14 @@ from sqlmodel import Session
 
 from ..identity.models import User
 from . import picklists as P
-from .models import Account, Activity, Case, Contact, Lead, Note, Opportunity, Territory
+from .models import Account, Activity, Campaign, Case, Contact, Lead, Note, Opportunity, Territory
 
 REQUIRED = "Complete this field."
 LOSS_REASON_REQUIRED = "Select a Loss Reason before you mark this opportunity Closed Lost."
 EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
 FORECAST_CATEGORIES = ["Pipeline", "Best Case", "Commit", "Closed", "Omitted"]
 LOOKUP_MODELS: dict[str, type] = {
-    "account": Account, "contact": Contact, "lead": Lead, "opportunity": Opportunity, "case": Case, "user": User, "territory": Territory,
+    "account": Account, "contact": Contact, "lead": Lead, "opportunity": Opportunity, "case": Case, "user": User, "territory": Territory, "campaign": Campaign,
 }
 MODELS: dict[str, type] = {
     "account": Account, "contact": Contact, "lead": Lead, "opportunity": Opportunity, "case": Case, "activity": Activity, "note": Note,
@@ -83,6 +83,7 @@ RULES: dict[str, dict[str, Rule]] = {
         "lead_source": _r("picklist", choices=P.LEAD_SOURCES), "next_step": _r(),
         "forecast_category": _r("picklist", choices=FORECAST_CATEGORIES), "description": _r(), "owner_id": OWNER,
         "loss_reason": _r("picklist", choices=P.LOSS_REASONS), "main_competitors": _r(),
+        "campaign_id": _r("lookup", lookup="campaign"),
     },
     "case": {
         "subject": _r(required=True), "status": _r("picklist", choices=P.CASE_STATUSES, required=True),
@@ -264,6 +265,14 @@ def validate(
     current = _current(object_key, record_id, session)
     merged = {**DEFAULTS.get(object_key, {}), **current, **cleaned}
     _CROSS_CHECKS.get(object_key, lambda *a: None)(merged, cleaned, errors, session, record_id, current)
+    if not errors:  # the org's validation rules run after the field checks, on the record as it would be saved
+        from .rules import RULE_OBJECTS, errors_of, failures
+
+        if object_key in RULE_OBJECTS:
+            after = {**merged}
+            if object_key == "opportunity" and "stage" in cleaned and "probability" not in cleaned and cleaned["stage"] != current.get("stage"):
+                after["probability"] = P.STAGE_PROBABILITY[cleaned["stage"]]
+            errors.update(errors_of(failures(session, object_key, after, current, is_new=record_id is None)))
     return cleaned, errors
 
 

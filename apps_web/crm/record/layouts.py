@@ -144,7 +144,7 @@ OPPORTUNITY = Layout(
             F("lead_source", "Lead Source", "select", options=pl.LEAD_SOURCES), F("probability", "Probability (%)", "percent"),
             F("amount", "Amount", "money"), F("forecast_category", "Forecast Category", "select", options=FORECAST_CATEGORIES),
             F("next_step", "Next Step"), F("loss_reason", "Loss Reason", "select", options=pl.LOSS_REASONS),
-            F("main_competitors", "Main Competitor(s)"),
+            F("main_competitors", "Main Competitor(s)"), F("campaign_id", "Primary Campaign Source", "lookup", lookup="campaign"),
         )),
         ("Description Information", (F("description", "Description", "textarea"),)),
         _system(),

@@ -76,6 +76,13 @@ def load_refs(session: Session, layout: Layout, record: Any) -> dict[str, tuple[
         for f in fields:
             if f.kind not in ("lookup", "related") or f.name in refs:
                 continue
+            if f.lookup == "campaign":  # not in OBJECTS: a name and its page
+                from ..models import Campaign
+
+                c = session.get(Campaign, record.campaign_id) if record.campaign_id else None
+                if c is not None:
+                    refs[f.name] = (c.name, f"/campaigns/{c.id}")
+                continue
             if f.lookup == "territory":  # not an object of its own: a name and its page
                 from ..models import Territory
 

@@ -36,6 +36,10 @@ def unprocessable(detail: str, errors: dict[str, str]) -> JSONResponse:
 
 
 def _invalid(object_key: str, errors: dict[str, str]) -> JSONResponse:
+    if "__rule__" in errors:  # a validation rule refused the save: Salesforce's REST shape, 400
+        from ..rules import api_errors
+
+        return JSONResponse(api_errors(errors, object_key), status_code=400)
     label = OBJECTS[object_key].label.lower()
     names = ", ".join(k for k in errors if k != "__all__")
     detail = errors.get("__all__") or f"The {label} wasn't saved: check {names}."
@@ -208,6 +212,16 @@ def _lookup_opportunities(session, q: str) -> list[dict]:
     return [{"id": r.id, "label": r.name, "sublabel": " • ".join(p for p in (accounts.get(r.account_id), r.stage) if p)} for r in rows]
 
 
+def _lookup_campaigns(session, q: str) -> list[dict]:
+    from ..models import Campaign
+
+    query = select(Campaign)
+    if q:
+        query = query.where(search_condition(Campaign, ("name",), q))
+    rows = session.execute(query.order_by(Campaign.name, Campaign.id).limit(LOOKUP_LIMIT)).scalars()
+    return [{"id": c.id, "label": c.name, "sublabel": " • ".join(p for p in (c.type, c.status) if p)} for c in rows]
+
+
 def _lookup_cases(session, q: str) -> list[dict]:
     query = select(Case)
     if q:
@@ -229,8 +243,9 @@ LOOKUPS = {
     "users": _lookup_users,
     "opportunities": _lookup_opportunities,
     "cases": _lookup_cases,
+    "campaigns": _lookup_campaigns,
 }
-SINGULAR = {"account": "accounts", "contact": "contacts", "lead": "leads", "user": "users", "opportunity": "opportunities", "case": "cases"}
+SINGULAR = {"campaign": "campaigns", "account": "accounts", "contact": "contacts", "lead": "leads", "user": "users", "opportunity": "opportunities", "case": "cases"}
 
 
 @router.get("/lookup/{object_name}", summary="Type-ahead search for lookup fields")

@@ -106,6 +106,15 @@ def move(request: Request, opportunity_id: int, session: SessionDep, user: Curre
         raise HTTPException(status_code=422, detail=f"Unknown stage {stage!r}.")
     changed = opp.stage != stage
     if changed:
+        from ..rules import check, messages
+
+        errors = check(session, "opportunity", opp, {"stage": stage, "probability": STAGE_PROBABILITY[stage], "forecast_category": STAGE_FORECAST[stage]})
+        if errors:  # a validation rule refuses the move: the card goes back and the message shows
+            message = messages(errors)
+            if "application/json" in request.headers.get("accept", ""):
+                return JSONResponse({"id": opp.id, "stage": opp.stage, "error": "FIELD_CUSTOM_VALIDATION_EXCEPTION", "message": message}, status_code=400)
+            return redirect(request, _safe_next(next), toast=f'"{opp.name}" wasn\'t moved to "{stage}". {message}', kind="error")
+    if changed:
         opp.stage = stage
         opp.probability = STAGE_PROBABILITY[stage]
         opp.forecast_category = STAGE_FORECAST[stage]

@@ -138,6 +138,21 @@ def _member_rows(session, campaign_id: int) -> list[dict]:  # noqa: ANN001
     return rows
 
 
+def influenced(session, campaign_id: int) -> list:  # noqa: ANN001
+    """The opportunities whose Primary Campaign Source is the campaign, by close date."""
+    from ..models import Opportunity
+
+    return list(session.exec(select(Opportunity).where(Opportunity.campaign_id == campaign_id).order_by(Opportunity.close_date, Opportunity.id)).all())
+
+
+def opportunity_stats(opps: list) -> dict:
+    """Salesforce's campaign statistics over the opportunities it sourced (NumberOfOpportunities,
+    AmountAllOpportunities, NumberOfWonOpportunities, AmountWonOpportunities)."""
+    won = [o for o in opps if o.stage == "Closed Won"]
+    return {"num_opps": len(opps), "value_opps": float(sum(o.amount or 0 for o in opps)),
+            "num_won": len(won), "value_won": float(sum(o.amount or 0 for o in won))}
+
+
 @router.get("/campaigns/{campaign_id:int}")
 def campaign_page(request: Request, campaign_id: int, session: SessionDep, user: CurrentUser) -> Response:
     campaign = get_or_404(session, Campaign, campaign_id, "Campaign")
@@ -146,7 +161,10 @@ def campaign_page(request: Request, campaign_id: int, session: SessionDep, user:
     children = list(session.exec(select(Campaign).where(Campaign.parent_id == campaign.id).order_by(Campaign.name)).all())
     stats = {"leads": sum(1 for r in rows if r["type"] == "Lead"), "contacts": sum(1 for r in rows if r["type"] == "Contact"),
              "responses": sum(1 for r in rows if r["m"].has_responded)}
-    return render(request, "crm/campaign.html", campaign=campaign, rows=rows, parent=parent, children=children, stats=stats,
+    opps = influenced(session, campaign.id)
+    stats.update(opportunity_stats(opps))
+    accounts = {a.id: a.name for a in session.exec(select(Account).where(Account.id.in_({o.account_id for o in opps if o.account_id}))).all()}
+    return render(request, "crm/campaign.html", campaign=campaign, rows=rows, parent=parent, children=children, stats=stats, opps=opps, accounts=accounts,
                   owner=users_by_id(session).get(campaign.owner_id), member_statuses=MEMBER_STATUSES)
 
 

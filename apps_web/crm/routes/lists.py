@@ -277,6 +277,8 @@ async def mass_action(objects: str, action: str, request: Request, session: Sess
         owner = session.get(User, int(form.get("owner_id"))) if str(form.get("owner_id") or "").isdigit() else None
         if owner is None or not owner.active:
             return redirect(request, back, toast="Select a new owner.", kind="error")
+        if (refused := _refused(session, object_key, records, {"owner_id": owner.id})) is not None:
+            return redirect(request, back, toast=refused, kind="error")
         for record in records:
             record.owner_id = owner.id
             stamp(record, user, clock)
@@ -289,6 +291,8 @@ async def mass_action(objects: str, action: str, request: Request, session: Sess
         return redirect(request, back, toast=f"Select a {mass_field.label.lower()}.", kind="error")
     if object_key == "lead" and any(r.status == P.LEAD_CONVERTED for r in records):
         return redirect(request, back, toast="Converted leads can't change status. Nothing was changed.", kind="error")
+    if (refused := _refused(session, object_key, records, {mass_field.name: value})) is not None:
+        return redirect(request, back, toast=refused, kind="error")
     for record in records:
         cleaned: dict[str, Any] = {mass_field.name: value}
         apply_rules(object_key, cleaned, record, clock)
@@ -298,6 +302,21 @@ async def mass_action(objects: str, action: str, request: Request, session: Sess
         session.add(record)
     session.commit()
     return redirect(request, back, toast=f"{mass_field.label} changed to {value} for {plural(object_key, len(records))}.")
+
+
+def _refused(session: Session, object_key: str, records: list, changes: dict[str, Any]) -> str | None:
+    """A mass change is saved for every selected record or none: the first record a validation rule
+    refuses names the rule's message."""
+    from ..rules import check, messages
+
+    for record in records:
+        values = dict(changes)
+        if object_key == "opportunity" and "stage" in values and values["stage"] != record.stage:
+            values["probability"] = P.STAGE_PROBABILITY[values["stage"]]
+        errors = check(session, object_key, record, values)
+        if errors:
+            return f"{display_name(object_key, record)}: {messages(errors)} Nothing was changed."
+    return None
 
 
 for _key in LIST_OBJECTS:

@@ -196,6 +196,10 @@ def _path(object_key: str):
             if reason in pl.CASE_REASONS:
                 cleaned["reason"] = reason
         cleaned.update(derive(object_key, cleaned, record, clock.now))
+        from ..rules import check, messages
+
+        if errors := check(session, object_key, record, cleaned):  # the org's validation rules
+            return redirect(request, record_url(object_key, record_id), toast=f"We hit a snag. {messages(errors)}", kind="error")
         for key, val in cleaned.items():
             setattr(record, key, val)
         stamp(record, user, clock)

@@ -82,3 +82,37 @@ def seed_campaigns(ctx: SeedContext) -> None:
     session.flush()
     session.add_all(members)
     session.flush()
+
+
+def seed_influence(ctx: SeedContext) -> None:
+    """Primary Campaign Source of the open and won deals whose contacts (its contact roles, else its
+    account's contacts) are members of a programme that started on or before the deal's close date:
+    a programme they responded to first, then the earliest (no random draw: every other value of the
+    world is kept)."""
+    from ..models import Opportunity, OpportunityContactRole
+
+    session = ctx.session
+    member_of: dict[int, list[tuple]] = {}
+    rows = session.exec(select(CampaignMember.contact_id, CampaignMember.has_responded, Campaign.start_date, CampaignMember.campaign_id)
+                        .join(Campaign, Campaign.id == CampaignMember.campaign_id)
+                        .where(CampaignMember.contact_id != None, Campaign.parent_id != None)  # noqa: E711
+                        .order_by(CampaignMember.id)).all()
+    for contact_id, responded, start, campaign_id in rows:
+        member_of.setdefault(contact_id, []).append((not responded, start, campaign_id))
+    if not member_of:
+        return
+    roles: dict[int, list[int]] = {}
+    for opp_id, contact_id in session.exec(select(OpportunityContactRole.opportunity_id, OpportunityContactRole.contact_id)
+                                           .order_by(OpportunityContactRole.id)).all():
+        roles.setdefault(opp_id, []).append(contact_id)
+    staff: dict[int, list[int]] = {}
+    for contact_id, account_id in session.exec(select(Contact.id, Contact.account_id).where(Contact.account_id != None).order_by(Contact.id)).all():  # noqa: E711
+        staff.setdefault(account_id, []).append(contact_id)
+    opps = session.exec(select(Opportunity).where(Opportunity.stage != "Closed Lost").order_by(Opportunity.id)).all()
+    for opp in opps:
+        people = roles.get(opp.id) or staff.get(opp.account_id, [])
+        hits = sorted(hit for c in people for hit in member_of.get(c, ()) if hit[1] is not None and hit[1] <= opp.close_date)
+        if hits:
+            opp.campaign_id = hits[0][2]
+            session.add(opp)
+    session.flush()

@@ -18,6 +18,13 @@
   const cardStage = (card) => stageOf(card.closest(".kanban-col"));
 
   function announce(text) { live.textContent = text; }
+  // A move a validation rule refused: the rule's message in an alert above the board (until the next move).
+  const refusalBox = document.getElementById("kanban-error");
+  function showRefusal(text) {
+    if (!refusalBox) return;
+    refusalBox.hidden = !text;
+    refusalBox.querySelector("[data-message]").textContent = text || "";
+  }
 
   // ---- drop indicator: a placeholder where the card would land (cards keep close-date order) ----
   const indicator = document.createElement("li");
@@ -76,6 +83,7 @@
     if (hadFocus) card.focus();
     card.setAttribute("aria-busy", "true");
     let data = null;
+    let refusal = null;
     try {
       const res = await fetch(moveUrl(card), {
         method: "POST",
@@ -83,14 +91,17 @@
         body: new URLSearchParams({ stage }).toString(),
       });
       if (res.ok) data = await res.json();
+      else if (res.status === 400) refusal = (await res.json()).message || null;
     } catch (_err) { data = null; }
     card.removeAttribute("aria-busy");
     if (!data) {
       place(card, fromCol);
       refreshTotals();
-      announce(`${nameOf(card)} could not be moved to ${stage}.`);
+      announce(`${nameOf(card)} could not be moved to ${stage}.${refusal ? " " + refusal : ""}`);
+      if (refusal) showRefusal(`We hit a snag. ${nameOf(card)} wasn't moved to ${stage}. ${refusal}`);
       return;
     }
+    showRefusal(null);
     announce(`${nameOf(card)} moved to ${data.stage}. Probability ${data.probability}%.`);
   }
 

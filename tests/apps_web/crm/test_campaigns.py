@@ -3,6 +3,8 @@ nothing), Add to Campaign from a lead and a contact, and member statuses; each c
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, expect
 
@@ -78,3 +80,42 @@ def test_add_a_lead_to_a_campaign_and_mark_responded(fresh, live_host) -> None:
     page.goto(live_host.url("crm", f"/leads/{lead[0]}"))
     page.get_by_role("button", name="Add to Campaign").click()
     expect(page.get_by_role("dialog", name="Add to Campaign").get_by_role("option", name=camp[1])).to_have_count(0)
+
+
+# -- campaign influence: Primary Campaign Source ------------------------------------------------------------------
+def test_primary_campaign_source_feeds_the_campaign_statistics(browser, live_host) -> None:
+    world = live_host.world()
+    camp_id, camp_name = world.one("""SELECT c.id, c.name FROM crm_campaign c WHERE (SELECT count(*) FROM crm_opportunity o WHERE o.campaign_id = c.id
+                                      AND o.stage = 'Closed Won') > 0 ORDER BY c.id LIMIT 1""")
+    opps = world.query("SELECT id, name, stage, amount FROM crm_opportunity WHERE campaign_id = ? ORDER BY id", camp_id)
+    won = [o for o in opps if o[2] == "Closed Won"]
+    context = live_host.new_context(browser, world, world.one("SELECT username FROM identity_user WHERE role = 'sales_rep' ORDER BY id")[0])
+    page = context.new_page()
+    page.goto(live_host.url("crm", f"/campaigns/{camp_id}"))
+    table = page.get_by_role("table", name="Opportunities")
+    expect(table.get_by_role("row")).to_have_count(len(opps) + 1)
+    details = page.locator("dl.details")
+    expect(details.locator(".detail-row", has_text="Opportunities in Campaign").first).to_contain_text(str(len(opps)))
+    expect(details.locator(".detail-row", has_text="Value Won Opportunities in Campaign")).to_contain_text(f"${sum(o[3] for o in won):,.0f}")
+    # A deal without a source gets this campaign from its record page (the lookup, inline).
+    opp_id, opp_name, amount = world.one("""SELECT id, name, amount FROM crm_opportunity WHERE campaign_id IS NULL AND stage = 'Closed Won'
+                                            AND amount > 0 ORDER BY id LIMIT 1""")
+    page.goto(live_host.url("crm", f"/opportunities/{opp_id}"))
+    page.get_by_role("button", name="Edit Primary Campaign Source", exact=True).click()
+    form = page.get_by_role("form", name="Edit Primary Campaign Source")
+    form.get_by_role("combobox", name="Primary Campaign Source").fill(camp_name)
+    form.get_by_role("option", name=re.compile("^" + re.escape(camp_name))).first.click()
+    form.get_by_role("button", name="Save").click()
+    expect(page.locator("#detail-campaign_id .detail-value")).to_have_text(camp_name)
+    assert world.one("SELECT campaign_id FROM crm_opportunity WHERE id = ?", opp_id)[0] == camp_id
+    page.locator("#detail-campaign_id .detail-value a").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(camp_name)
+    expect(page.get_by_role("table", name="Opportunities").get_by_role("link", name=opp_name, exact=True)).to_be_visible()
+    expect(details.locator(".detail-row", has_text="Won Opportunities in Campaign").first).to_contain_text(str(len(won) + 1))
+    expect(details.locator(".detail-row", has_text="Value Won Opportunities in Campaign")).to_contain_text(f"${sum(o[3] for o in won) + amount:,.0f}")
+    # The API reads and writes it too; an unknown campaign is refused.
+    assert page.evaluate("async (id) => (await (await fetch(`/api/opportunities/${id}`)).json()).campaign_id", opp_id) == camp_id
+    status = page.evaluate("""async (id) => (await fetch(`/api/opportunities/${id}`, {method: "PATCH", headers: {"Content-Type": "application/json"},
+                                body: JSON.stringify({campaign_id: 99999})})).status""", opp_id)
+    assert status == 422 and world.one("SELECT campaign_id FROM crm_opportunity WHERE id = ?", opp_id)[0] == camp_id
+    context.close()
