@@ -2,9 +2,9 @@
 
 The oracle (and the tool oracle where a task allows tools) must pass with score 1; the no-op agent
 and the near-misses must fail. Every direct near-miss (world changes and an answer, graded without a
-browser) runs; of the near-misses played through the GUI, one in every other template (a fixed
-choice that varies between templates), and the generic adversaries, which replay the oracle, for one template in
-``ADVERSARY_EVERY`` (a fixed share of each app). The full run (every near-miss and adversary, three
+browser) runs; of the near-misses played through the GUI, one in every ``GUI_NEAR_MISS_EVERY``-th
+template (a fixed choice that varies between templates), and the generic adversaries, which replay the
+oracle, for one template in ``ADVERSARY_EVERY`` (a fixed share of each app). The full run (every near-miss and adversary, three
 seeds, twice) is `sandbox validate --seeds 0,1,2 --repeat 2` (tasks/README.md). One test per app, so
 the test workers share the work. The long-horizon templates (many apps, 50-150 oracle steps) have a
 test of their own: every one's no-op agent and direct near-misses (graded without a browser), and the GUI
@@ -29,8 +29,8 @@ pytestmark = pytest.mark.browser
 run = background_loop().run
 
 WORKERS = int(os.environ.get("SANDBOX_VALIDATE_WORKERS", "3"))
-ADVERSARY_EVERY = int(os.environ.get("SANDBOX_VALIDATE_ADVERSARY_EVERY", "10"))
-GUI_NEAR_MISS_EVERY = int(os.environ.get("SANDBOX_VALIDATE_GUI_NEAR_MISS_EVERY", "2"))
+ADVERSARY_EVERY = int(os.environ.get("SANDBOX_VALIDATE_ADVERSARY_EVERY", "20"))
+GUI_NEAR_MISS_EVERY = int(os.environ.get("SANDBOX_VALIDATE_GUI_NEAR_MISS_EVERY", "4"))
 # The folders that hold task files (tasks/ also holds Python packages, e.g. tasks/corpus).
 APPS = sorted(p.name for p in TASKS_DIR.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")) and any(p.glob("*.yaml")))
 LONG = "long-horizon"
@@ -59,12 +59,12 @@ def runtime(registry: TaskRegistry):
 
 
 def ci_sample(task: str, jobs: list[Job]) -> list[Job]:
-    """A template's jobs in the CI sample: all but its GUI near-misses, of which one is kept in every
-    other template (the task id chooses which templates and which near-miss, so every near-miss
-    position gets its turn across templates; `sandbox validate` plays them all)."""
+    """A template's jobs in the CI sample: all but its GUI near-misses, of which one is kept in one
+    template of ``GUI_NEAR_MISS_EVERY`` (the task id chooses which templates and which near-miss, so
+    every near-miss position gets its turn across templates; `sandbox validate` plays them all)."""
     gui = [j for j in jobs if not j.should_pass and j.kind != ADVERSARY and j.via == "gui"]
     h = zlib.crc32(task.encode())
-    keep = gui[(h >> 1) % len(gui)] if gui and h % GUI_NEAR_MISS_EVERY == 0 else None
+    keep = gui[(h // GUI_NEAR_MISS_EVERY) % len(gui)] if gui and h % GUI_NEAR_MISS_EVERY == 0 else None
     return [j for j in jobs if j not in gui or j is keep]
 
 
