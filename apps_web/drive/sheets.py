@@ -472,38 +472,33 @@ def delete_sheet(session: Session, item_id: int, sheet: Sheet) -> tuple[list[Cel
 def fill_down(session: Session, item_id: int, sheet: Sheet, rng: tuple[int, int, int, int]) -> tuple[list[Cell], str]:
     """Ctrl+D: the top row of the selection is copied into the rows below it (a single row takes the
     row above it), formulas shifting their relative references as Excel's fill does."""
-    r1, c1, r2, c2 = rng
-    src = r1 - 1 if r1 == r2 else r1
-    if src < 1:
-        raise SheetError("There's nothing above the selection to fill down from.")
-    sheets, inputs = workbook_inputs(session, item_id)
-    cells = inputs[sheet.name]
-    for c in range(c1, c2 + 1):
-        text = cells.get((src, c))
-        for r in range(src + 1, r2 + 1):
-            if text is None:
-                cells.pop((r, c), None)
-            else:
-                cells[(r, c)] = shift_refs(text, r - src, 0)
-    return sync(session, item_id, sheets, inputs)
+    return _fill(session, item_id, sheet, rng, down=True)
 
 
 def fill_right(session: Session, item_id: int, sheet: Sheet, rng: tuple[int, int, int, int]) -> tuple[list[Cell], str]:
     """Ctrl+R: the left column of the selection is copied into the columns to its right (a single
     column takes the column to its left), formulas shifting their relative columns as Excel's fill does."""
+    return _fill(session, item_id, sheet, rng, down=False)
+
+
+def _fill(session: Session, item_id: int, sheet: Sheet, rng: tuple[int, int, int, int], *, down: bool) -> tuple[list[Cell], str]:
     r1, c1, r2, c2 = rng
-    src = c1 - 1 if c1 == c2 else c1
+    if not down:  # work on the transposed selection: columns become rows
+        r1, c1, r2, c2 = c1, r1, c2, r2
+    src = r1 - 1 if r1 == r2 else r1
     if src < 1:
-        raise SheetError("There's nothing left of the selection to fill right from.")
+        raise SheetError("There's nothing above the selection to fill down from." if down
+                         else "There's nothing left of the selection to fill right from.")
     sheets, inputs = workbook_inputs(session, item_id)
     cells = inputs[sheet.name]
-    for r in range(r1, r2 + 1):
-        text = cells.get((r, src))
-        for c in range(src + 1, c2 + 1):
+    for c in range(c1, c2 + 1):
+        at = (lambda r: (r, c)) if down else (lambda r: (c, r))  # noqa: B023 - used within this iteration
+        text = cells.get(at(src))
+        for r in range(src + 1, r2 + 1):
             if text is None:
-                cells.pop((r, c), None)
+                cells.pop(at(r), None)
             else:
-                cells[(r, c)] = shift_refs(text, 0, c - src)
+                cells[at(r)] = shift_refs(text, r - src, 0) if down else shift_refs(text, 0, r - src)
     return sync(session, item_id, sheets, inputs)
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 
 import numpy as np
@@ -68,3 +71,36 @@ def helpers() -> Any:
     h = H()
     h.js, h.events, h.element, h.center, h.pixel = js, events, element, center, pixel
     return h
+
+
+class ModelAPIStandIn:
+    """A real local HTTP server standing in for a model provider's API: every POST is recorded
+    (path, headers, JSON body) and answered with what ``answer(path, body)`` returns: a status, a
+    JSON object and extra headers."""
+
+    def __init__(self, answer: Callable[[str, dict[str, Any]], tuple[int, dict[str, Any], dict[str, str]]]) -> None:
+        self.requests: list[dict[str, Any]] = []
+        api = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802
+                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+                api.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body})
+                status, data, headers = answer(self.path, body)
+                raw = json.dumps(data).encode()
+                self.send_response(status)
+                for k, v in {**headers, "content-type": "application/json", "content-length": str(len(raw))}.items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(raw)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()

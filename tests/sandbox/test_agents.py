@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import base64
 import io
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -16,6 +13,8 @@ from PIL import Image
 from sandbox.agents import AgentLoadError, NoopAgent, RandomAgent, TaskBrief, load_agent, parse_options
 from sandbox.run import BackgroundRuntime, RunConfig
 from sandbox.trajectory import load_episode
+
+from .conftest import ModelAPIStandIn
 
 TASK = "crm.opportunity-update-amount"
 
@@ -84,30 +83,16 @@ def test_random_agent_is_seeded_and_stays_on_screen():
 class FakeAPI:
     def __init__(self, replies: list[dict[str, Any]]) -> None:
         self.replies = list(replies)
-        self.requests: list[dict[str, Any]] = []
-        api = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802
-                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-                api.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body})
-                reply = api.replies.pop(0) if api.replies else {"type": "error", "error": {"type": "overloaded_error", "message": "no more"}}
-                data = json.dumps(reply).encode()
-                self.send_response(529 if reply.get("type") == "error" else 200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+        def answer(path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any], dict[str, str]]:
+            reply = self.replies.pop(0) if self.replies else {"type": "error", "error": {"type": "overloaded_error", "message": "no more"}}
+            return (529 if reply.get("type") == "error" else 200), reply, {}
 
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self._api = ModelAPIStandIn(answer)
+        self.requests, self.url = self._api.requests, self._api.url
 
     def close(self) -> None:
-        self.server.shutdown()
+        self._api.close()
 
 
 def anthropic_message(content: list[dict[str, Any]], stop: str = "tool_use") -> dict[str, Any]:

@@ -6,10 +6,8 @@ policy checks that refuse a leaking or over-the-limit reply."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable
 from datetime import datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -20,6 +18,8 @@ from sandbox.models import JudgeReplyError, ModelClient, ModelConfig, ModelJudge
 from verifiers import Judgement, JudgeRequest, build_verifier, use_judge
 from verifiers.verdict import Check
 
+from .conftest import ModelAPIStandIn
+
 
 class FakeModelAPI:
     """Answers POST /chat/completions (OpenAI-shaped) and /v1/messages (Anthropic-shaped) with the
@@ -27,50 +27,25 @@ class FakeModelAPI:
     it runs out); records every request."""
 
     def __init__(self, reply: Callable[[dict[str, Any]], str] | list[str], *, fail_first: list[int] | None = None) -> None:
-        self.requests: list[dict[str, Any]] = []
         failures = list(fail_first or [])  # statuses of the first answers (a rate limit, an overload), then the replies
         queue = list(reply) if isinstance(reply, list) else None
-        api = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802
-                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-                api.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body})
-                if failures:
-                    status = failures.pop(0)
-                    raw = json.dumps({"error": {"type": "rate_limit_error", "message": "Rate limit reached, retry after 0s"}}).encode()
-                    self.send_response(status)
-                    self.send_header("retry-after", "0")
-                    self.send_header("content-type", "application/json")
-                    self.send_header("content-length", str(len(raw)))
-                    self.end_headers()
-                    self.wfile.write(raw)
-                    return
-                text = (queue.pop(0) if len(queue) > 1 else queue[0]) if queue is not None else reply(body)  # type: ignore[operator]
-                if self.path.endswith("/v1/messages"):
-                    data = {"id": "msg_01", "type": "message", "role": "assistant", "model": body["model"], "stop_reason": "end_turn",
-                            "content": [{"type": "text", "text": text}], "usage": {"input_tokens": 310, "output_tokens": 42}}
-                else:
-                    data = {"id": "chatcmpl-1", "object": "chat.completion", "model": body["model"],
-                            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
-                            "usage": {"prompt_tokens": 310, "completion_tokens": 42, "total_tokens": 352}}
-                raw = json.dumps(data).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
+        def answer(path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any], dict[str, str]]:
+            if failures:
+                return failures.pop(0), {"error": {"type": "rate_limit_error", "message": "Rate limit reached, retry after 0s"}}, {"retry-after": "0"}
+            text = (queue.pop(0) if len(queue) > 1 else queue[0]) if queue is not None else reply(body)  # type: ignore[operator]
+            if path.endswith("/v1/messages"):
+                return 200, {"id": "msg_01", "type": "message", "role": "assistant", "model": body["model"], "stop_reason": "end_turn",
+                             "content": [{"type": "text", "text": text}], "usage": {"input_tokens": 310, "output_tokens": 42}}, {}
+            return 200, {"id": "chatcmpl-1", "object": "chat.completion", "model": body["model"],
+                         "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+                         "usage": {"prompt_tokens": 310, "completion_tokens": 42, "total_tokens": 352}}, {}
 
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self._api = ModelAPIStandIn(answer)
+        self.requests, self.url = self._api.requests, self._api.url
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self._api.close()
 
 
 @pytest.fixture(autouse=True)

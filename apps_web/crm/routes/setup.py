@@ -159,12 +159,7 @@ async def rule_create(request: Request, session: SessionDep, user: CurrentUser, 
         values["_checked"] = "" if errors else "No errors found"
         return _form(request, None, object_key, values, errors, status_code=422 if errors else 200)
     rule = ValidationRule(object_type=object_key, name="", error_condition="", error_message="")
-    _apply(rule, values)
-    stamp(rule, user, clock, created=True)
-    rule.last_modified_by_id = user.id
-    session.add(rule)
-    session.commit()
-    return redirect(request, f"{BASE}/{rule.id}", toast=f'Validation rule "{rule.name}" was saved.')
+    return _save(request, session, rule, values, user, clock, created=True)
 
 
 @router.post(BASE + "/{rule_id:int}", include_in_schema=False)
@@ -176,8 +171,13 @@ async def rule_save(request: Request, rule_id: int, session: SessionDep, user: C
     if errors or form.get("save_action") == "check":
         values["_checked"] = "" if errors else "No errors found"
         return _form(request, rule, rule.object_type, values, errors, status_code=422 if errors else 200)
+    return _save(request, session, rule, values, user, clock)
+
+
+def _save(request: Request, session: Session, rule: ValidationRule, values: dict[str, Any], user: User, clock: Any,
+          created: bool = False) -> Response:
     _apply(rule, values)
-    stamp(rule, user, clock)
+    stamp(rule, user, clock, created=created)
     rule.last_modified_by_id = user.id
     session.add(rule)
     session.commit()
