@@ -135,7 +135,7 @@ def test_unauthenticated_is_401(live_host, shared) -> None:
 NEW = {
     "accounts": lambda ids: {"name": "Zephyr Robotics", "industry": "Technology", "type": "Prospect", "employees": 120, "annual_revenue": 15000000},
     "contacts": lambda ids: {"first_name": "Ada", "last_name": "Quill", "email": "ada.quill@example.com", "account_id": ids["account"]},
-    "leads": lambda ids: {"first_name": "Bo", "last_name": "Ray", "company": "Ray Farms"},
+    "leads": lambda ids: {"first_name": "Bo", "last_name": "Ray", "company": "Ray Farms", "email": "bo@rayfarms.example.com"},
     "opportunities": lambda ids: {"name": "Zephyr - 10 Seats", "stage": "Qualification", "close_date": "2026-05-01", "amount": 5000, "account_id": ids["account"]},
     "cases": lambda ids: {"subject": "Printer on fire", "account_id": ids["account"], "priority": "High"},
     "activities": lambda ids: {"kind": "call", "subject": "Call back", "related_type": "account", "related_id": ids["account"], "due_date": "2026-03-20"},
