@@ -405,21 +405,17 @@ def quoted_sheet(name: str) -> str:
 
 def rename_in_formula(formula: str, old: str, new: str) -> str:
     """Every reference to sheet ``old`` in the formula now names ``new`` (as Excel rewrites them)."""
-    if not formula.startswith("="):
-        return formula
-
-    def sub(m: re.Match[str]) -> str:
-        if m.group(1):
-            return m.group(1)
-        name = m.group(2).replace("''", "'") if m.group(2) is not None else m.group(3)
-        return quoted_sheet(new) + "!" if name.lower() == old.lower() else m.group(0)
-
-    return SHEET_IN_FORMULA.sub(sub, formula)
+    return _resheet(formula, old, quoted_sheet(new) + "!")
 
 
 def unlink_sheet_in_formula(formula: str, gone: str) -> str:
     """The formula after sheet ``gone`` is deleted, as Excel rewrites it: each reference to the sheet
     becomes ``#REF!`` (``=SUM(Data!B2:B9)`` is now ``=SUM(#REF!B2:B9)``)."""
+    return _resheet(formula, gone, "#REF!")
+
+
+def _resheet(formula: str, sheet: str, prefix: str) -> str:
+    """The formula with each ``<sheet>!`` prefix (any case, quoted or not) replaced by ``prefix``."""
     if not formula.startswith("="):
         return formula
 
@@ -427,7 +423,7 @@ def unlink_sheet_in_formula(formula: str, gone: str) -> str:
         if m.group(1):
             return m.group(1)
         name = m.group(2).replace("''", "'") if m.group(2) is not None else m.group(3)
-        return "#REF!" if name.lower() == gone.lower() else m.group(0)
+        return prefix if name.lower() == sheet.lower() else m.group(0)
 
     return SHEET_IN_FORMULA.sub(sub, formula)
 
