@@ -267,6 +267,9 @@ class ModelClient:
             target, headers, check = f"{url}/v1/messages", anthropic_headers(c.api_key()), anthropic_data
         else:
             target, headers, check = f"{url}/chat/completions", openai_headers(c.api_key()), openai_data
+        # The waits below are the provider's own condition (its Retry-After, else a short backoff after a
+        # refused connection): there is nothing to poll. They run only on a failed request, in the judge's
+        # or co-worker's thread, never on a step of an episode without a model.
         for attempt in range(ATTEMPTS):
             try:
                 response = client.post(target, json=body, headers=headers)
