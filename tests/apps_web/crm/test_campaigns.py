@@ -8,9 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, expect
 
-
-def user_of(world, role: str) -> str:
-    return world.one(f"SELECT username FROM identity_user WHERE role = '{role}' ORDER BY id")[0]
+from .conftest import user_of
 
 
 @pytest.fixture()

@@ -13,6 +13,8 @@ from apps_web.crm.conversion import ConversionError, ConvertRequest, convert_lea
 from apps_web.crm.models import Contact, Lead
 from apps_web.identity.models import User
 
+from .conftest import write
+
 NOW = "2026-03-16 09:30:00.000000"
 
 
@@ -22,12 +24,6 @@ def rep(world) -> tuple[str, int]:
 
 def count(world, table: str) -> int:
     return world.one(f"SELECT count(*) FROM {table}")[0]
-
-
-def write(world, query: str, *args) -> None:
-    with world.connect(readonly=False) as conn:
-        conn.execute(query, args)
-        conn.commit()
 
 
 def open_lead(world) -> tuple:

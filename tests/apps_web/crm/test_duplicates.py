@@ -11,15 +11,7 @@ from playwright.sync_api import Browser, expect
 
 from apps_web.crm.duplicates import company_key
 
-
-def user_of(world, role: str) -> str:
-    return world.one(f"SELECT username FROM identity_user WHERE role = '{role}' ORDER BY id")[0]
-
-
-def write(world, query: str, *args) -> None:
-    with world.connect(readonly=False) as conn:
-        conn.execute(query, args)
-        conn.commit()
+from .conftest import user_of, write
 
 
 @pytest.fixture()

@@ -16,15 +16,11 @@ from sqlalchemy.engine import Engine
 
 from apps_web.identity.session import SESSION_COOKIE, Signer
 
+from .conftest import write
+
 
 def rep(world) -> str:
     return world.one("SELECT username FROM identity_user WHERE role = 'sales_rep' ORDER BY id")[0]
-
-
-def write(world, query: str, *args) -> None:
-    with world.connect(readonly=False) as conn:
-        conn.execute(query, args)
-        conn.commit()
 
 
 @pytest.fixture(scope="module")

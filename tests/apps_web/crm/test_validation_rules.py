@@ -17,17 +17,9 @@ from apps_web.crm.rules import FIELD_NAMES, FormulaError, Record, compile_formul
 from apps_web.crm.seed.rules import RULES
 from apps_web.identity import SESSION_COOKIE, session_cookie
 
+from .conftest import user_of, write
+
 NEXT_STEP_MSG = "Enter a Next Step before you move an opportunity to Proposal/Price Quote or Negotiation/Review."
-
-
-def user_of(world, role: str) -> str:
-    return world.one(f"SELECT username FROM identity_user WHERE role = '{role}' ORDER BY id")[0]
-
-
-def write(world, query: str, *args) -> None:
-    with world.connect(readonly=False) as conn:
-        conn.execute(query, args)
-        conn.commit()
 
 
 def run(tree, values, prior=None, is_new=False) -> object:
