@@ -82,22 +82,25 @@ class ToolEpisode:
             "error": None if result.ok else result.error,
             "elapsed_ms": round((time.perf_counter() - t0) * 1000, 2),
         }
-        self._coworkers(line, "tool_call")
+        await self._coworkers(line, "tool_call")
         self.steps.append(line)
         return result
 
-    def wait(self) -> list[dict[str, Any]]:
+    async def wait(self) -> list[dict[str, Any]]:
         """Let world time pass to the next scheduled event (a co-worker's reply): what was delivered."""
         line: dict[str, Any] = {"step": len(self.steps) + 1, "action": {"action": "wait"}}
-        delivered = self._coworkers(line, "wait")
+        delivered = await self._coworkers(line, "wait")
         self.steps.append(line)
         return delivered
 
-    def _coworkers(self, line: dict[str, Any], action: str) -> list[dict[str, Any]]:
+    async def _coworkers(self, line: dict[str, Any], action: str) -> list[dict[str, Any]]:
         ext = self.extensions.get("coworkers")
         if ext is None or self._closed:
             return []
-        delivered = ext.after_step(persona=self.username, action_name=action)
+        if ext.in_thread:  # a model's HTTP call must not stall the host's other sessions
+            delivered = await asyncio.to_thread(ext.after_step, persona=self.username, action_name=action)
+        else:
+            delivered = ext.after_step(persona=self.username, action_name=action)
         if delivered:
             line["coworkers"] = delivered
         return delivered

@@ -454,7 +454,7 @@ def test_a_tool_session_asks_waits_and_passes_the_approval_task(store, registry)
                                                            "body": f"Could you approve a {p['pct']}% discount on {p['opp']['name']}?"})
                 assert sent.ok, sent.text()
                 assert ep.extensions["coworkers"].pending()[0]["decision"] == "refuse"
-                arrived = ep.wait()
+                arrived = await ep.wait()
                 assert arrived[0]["verdict"] is None and "over the 15% limit in Sales Discount Policy SDP-4" in arrived[0]["text"]
             done = await ep.call("crm_update_opportunity", {"record_id": p["opp"]["id"], "next_step": p["outcome"]})
             assert done.ok, done.text()

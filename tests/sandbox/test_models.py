@@ -364,6 +364,64 @@ def test_in_real_chromium_a_model_colleague_answers_after_a_wait(make_env, store
         api.close()
 
 
+def test_a_tool_episode_asks_a_model_colleague_off_its_event_loop(store, tmp_path) -> None:  # noqa: ANN001
+    """While the model is asked, the host's event loop keeps serving other sessions: the stand-in
+    answers only once a coroutine on that loop has run (asked on the loop, it would wait in vain)."""
+    import asyncio
+    import threading
+
+    from apps_web.host import create_host
+    from sandbox.coworkers.model import use_model
+    from sandbox.loop import background_loop
+    from sandbox.spec import free_spec
+    from sandbox.tool_episode import ToolEpisode
+
+    w = store.create(0)
+    with w.connect() as conn:
+        conv, persona, colleague = conn.execute(
+            "select c.id, a.username, b.username from chat_conversation c "
+            "join chat_member ma on ma.conversation_id = c.id join identity_user a on a.id = ma.user_id "
+            "join chat_member mb on mb.conversation_id = c.id join identity_user b on b.id = mb.user_id "
+            "where c.kind = 'oneonone' and a.id < b.id order by c.id limit 1").fetchone()
+    store.drop(w)
+    fact = "The Northwind renewal is due on April 30."
+    asked, loop_ran = threading.Event(), threading.Event()
+
+    def reply(body: dict[str, Any]) -> str:
+        asked.set()
+        ran = loop_ran.wait(10)
+        return json.dumps({"decision": "answer", "fact": 1, "delegate_to": None,
+                           "text": f"Confirmed with legal: {fact}" if ran else f"(the loop was stalled) {fact}"})
+
+    api = FakeModelAPI(reply)
+    spec = free_spec("chat", f"/chat/{conv}", "Ask about the renewal", persona=persona).replace(
+        actors=({"user": colleague, "delay": "15m", "knows": [{"topic": ["renewal"], "about": "Northwind", "answer": fact}]},),
+        clock={"per_step": "1m"})
+    host = create_host(store, secret="test-secret")
+
+    async def ask() -> list[dict[str, Any]]:
+        ep = await ToolEpisode.open(host, spec)
+        try:
+            async def tick() -> None:  # another session's work on the same loop, resumed while the model is asked
+                await asyncio.to_thread(asked.wait, 10)
+                loop_ran.set()
+
+            # the colleague decides (the model is asked) when the message is sent; the reply comes on a wait
+            sent, _ = await asyncio.gather(ep.call("chat_create_message", {"conv_id": conv, "text": "Hi! When is the Northwind renewal due?"}), tick())
+            assert sent.ok, sent.text()
+            return await ep.wait()
+        finally:
+            await ep.close()
+
+    previous = use_model(ModelCoworkers(f"openai:colleague@{api.url}/v1,cache={tmp_path}"))
+    try:
+        delivered = background_loop().run(ask())
+    finally:
+        use_model(previous)
+        api.close()
+    assert [(d["actor"], d["text"]) for d in delivered] == [(colleague, f"Confirmed with legal: {fact}")]
+
+
 @pytest.mark.parametrize("text, sender, reply, accepted", [
     # answers: a fact the asker may be told, quoted verbatim
     ("When does Northwind renew?", "rep1", {"decision": "answer", "fact": 1, "text": "Northwind renews on April 30 for $84,000. Cheers"}, "answer"),
