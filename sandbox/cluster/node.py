@@ -12,6 +12,7 @@ import asyncio
 import os
 import shutil
 import socket
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable
@@ -24,6 +25,8 @@ class NodeSetup:
     store: str | None = None
     templates: str | None = None
     source: Callable[[Any], Any] | None = None  # store -> the node's TaskSource (None: the shipped tasks)
+    judge: str | None = None  # model specs, as given to the driver's --judge and --coworkers
+    coworkers: str | None = None
 
 
 def shipped_tasks(store: Any) -> Any:
@@ -45,6 +48,7 @@ class Node:
         self.scratch: Path | None = None
         self._starting: asyncio.Future | None = None
         self._cache: dict[Any, Any] = {}
+        self._models = ExitStack()
 
     async def start(self) -> dict[str, Any]:
         """Start the runtime once (every caller waits for the same start); describe the actor."""
@@ -57,6 +61,10 @@ class Node:
         from apps_web.world import WorldStore
         from sandbox.runtime import Runtime
 
+        from sandbox.models.setup import models_in_use
+
+        if self.setup.judge or self.setup.coworkers:  # this actor process's judge and co-workers, for its lifetime
+            self._models.enter_context(models_in_use(self.setup.judge, self.setup.coworkers))
         store = WorldStore(self.setup.store, templates_dir=self.setup.templates)
         await asyncio.to_thread(store.remove_orphans)  # the worlds of a predecessor that was killed
         self.scratch = await asyncio.to_thread(_scratch_dir, store.root)
@@ -103,6 +111,7 @@ class Node:
             self.runtime = None
         if self.scratch is not None:
             shutil.rmtree(self.scratch, ignore_errors=True)
+        self._models.close()
 
 
 def _scratch_dir(root: Path) -> Path:

@@ -43,6 +43,9 @@ class RayOptions:
     # How a node makes its task source from its world store (a picklable callable; None: the task
     # templates installed with the package). Validation passes its registry's task folder this way.
     source: Callable[[Any], Any] | None = None
+    # Model specs the actors use (set by ``models_in_use``): a judge for judge checks, model co-workers.
+    judge: str | None = None
+    coworkers: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.address, str) or not _ADDRESS.fullmatch(self.address):
@@ -117,7 +120,7 @@ class NodeHandle:
 async def start_nodes(opts: RayOptions, slots: int, *, timeout_s: float = 300.0) -> list[NodeHandle]:
     """Start the actors and wait until each has its Chromium and app host running."""
     ray = _ray()
-    setup = NodeSetup(store=opts.store, templates=opts.templates, source=opts.source)
+    setup = NodeSetup(store=opts.store, templates=opts.templates, source=opts.source, judge=opts.judge, coworkers=opts.coworkers)
     n = actor_count(opts)
     cls = ray.remote(Node).options(
         num_cpus=opts.cpus_per_actor, max_restarts=opts.max_restarts, max_task_retries=0,

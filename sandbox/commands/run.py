@@ -46,7 +46,7 @@ def register(app: typer.Typer) -> None:
                                ray=ray_options(ray, actors=ray_actors, cpus_per_actor=ray_cpus))  # fmt: skip
             if ray is None and (ray_actors or ray_cpus):
                 raise ValueError("--ray-actors and --ray-cpus-per-actor need --ray (auto, local or a cluster address)")
-            with models_in_use(judge, coworkers, ray):
+            with models_in_use(judge, coworkers, config.ray):
                 result = asyncio.run(run_async(config, progress=RichProgress(console, show_episodes=not quiet)))
         except (AgentLoadError, SelectionError, RunExists, RayUnavailable, ValueError) as exc:
             console.print(f"[red]error:[/] {exc}")

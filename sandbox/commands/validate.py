@@ -70,7 +70,7 @@ def register(app: typer.Typer) -> None:
                           + (f"\n      [yellow]{o.ladder}: {o.reason}[/]" if not o.agrees and not o.error else ""), highlight=False)
 
         try:
-            with models_in_use(judge, None, ray):
+            with models_in_use(judge, None, cluster):
                 report = run(reg, ids, seed_list, workers=workers, repeat=repeat, on_outcome=progress, quick=quick, ray=cluster)
         except (InstanceError, RayUnavailable, ValueError) as exc:
             console.print(f"[red]error:[/] {exc}")

@@ -13,8 +13,9 @@ _active: dict[str, Any] = {}
 @contextmanager
 def models_in_use(judge: str | None, coworkers: str | None, ray: Any = None) -> Iterator[None]:
     """``judge``: a model spec (``openai:MODEL@URL``...) for judge checks, or None (not graded);
-    ``coworkers``: ``policy``/None, or ``model:<spec>``. ValueError on a bad spec, or with ``ray``
-    (the setting is this process's; a cluster's actors would not see it)."""
+    ``coworkers``: ``policy``/None, or ``model:<spec>``. ValueError on a bad spec. With ``ray`` (the
+    run's :class:`~sandbox.cluster.RayOptions`) the specs go to the cluster's actors, which ask the
+    models themselves (each with its node's reply cache); this process asks none."""
     from sandbox.coworkers.model import parse_mode, use_model
     from verifiers.judge import use_judge
 
@@ -22,11 +23,17 @@ def models_in_use(judge: str | None, coworkers: str | None, ray: Any = None) -> 
 
     model_judge = ModelJudge(judge) if judge else None
     mates = parse_mode(coworkers)
-    if ray and (model_judge or mates):
-        raise ValueError("--judge and --coworkers model:... run in this process only, not with --ray yet")
+    _active.clear()
+    if ray is not None:
+        for made in (model_judge, mates):  # checked here, so a bad spec stops the run before the cluster starts
+            if made is not None:
+                made.close()
+        ray.judge, ray.coworkers = judge, coworkers if mates else None
+        _active.update(ray=bool(model_judge or mates))
+        yield
+        return
     previous_judge = use_judge(model_judge) if model_judge else None
     previous_mates = use_model(mates) if mates else None
-    _active.clear()
     _active.update(judge=model_judge, coworkers=mates)
     try:
         yield
@@ -41,6 +48,8 @@ def models_in_use(judge: str | None, coworkers: str | None, ray: Any = None) -> 
 
 def models_summary() -> str:
     """What the models did in the last run: requests sent, replies from the cache."""
+    if _active.get("ray"):
+        return "asked by the Ray actors (each node keeps its own reply cache)"
     parts = []
     for label, user in (("judge", _active.get("judge")), ("co-workers", _active.get("coworkers"))):
         if user is not None:

@@ -165,3 +165,29 @@ def test_a_killed_actor_and_a_killed_driver_lose_no_episode(cluster, store, regi
     assert resumed.skipped == len(before) and resumed.new == 4 - len(before)
     assert all(r["passed"] for r in resumed.results), [(r["id"], r["reason"]) for r in resumed.results]
     assert sorted(p.name for p in (out / "episodes").iterdir()) == sorted(ids)  # no .partial, nothing twice
+
+
+def test_the_actors_grade_with_the_judge_the_driver_was_given(cluster, store, registry, tmp_path):  # noqa: ANN001
+    """`--judge` with `--ray`: every actor asks the judge (a local stand-in of a provider's API here);
+    the driver asks none. The stand-in marks the summary poor, so a run the judge never saw would pass."""
+    from sandbox.models.setup import models_in_use, models_summary
+    from verifiers import default_judge
+
+    from .conftest import ModelAPIStandIn
+
+    def answer(path: str, body: dict) -> tuple[int, dict, dict]:  # noqa: ARG001
+        text = json.dumps({"score": 0, "explanation": "The summary leaves out the amount."})
+        return 200, {"id": "chatcmpl-1", "object": "chat.completion", "model": body["model"],
+                     "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}]}, {}
+
+    api = ModelAPIStandIn(answer)
+    opts = options(store, tmp_path)
+    try:
+        with models_in_use(f"openai:judge@{api.url}/v1,cache={tmp_path / 'cache'}", None, opts):
+            assert default_judge() is None and opts.judge and "Ray actors" in models_summary()
+            result = run_on_loop(run_async(RunConfig(agent="oracle", tasks=["mail.summarise-deal-thread-to-manager"], seeds="0", workers=1,
+                                                     time_limit=120, out=tmp_path / "judged", ray=opts), source=registry))
+    finally:
+        api.close()
+    (line,) = result.results
+    assert api.requests and not line["passed"] and "leaves out the amount" in json.dumps(line), line

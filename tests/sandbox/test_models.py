@@ -315,8 +315,14 @@ def test_the_cli_options_set_the_models_for_the_run_and_put_them_back() -> None:
     assert default_judge() is None and default_model() is None
     with models_in_use(None, "policy"):
         assert default_judge() is None and default_model() is None
-    with pytest.raises(ValueError, match="not with --ray"):
-        with models_in_use("openai:j", None, ray="auto"):
+    from sandbox.cluster import RayOptions
+
+    opts = RayOptions(address="local")
+    with models_in_use("openai:j@http://127.0.0.1:9/v1", "model:anthropic:c@http://127.0.0.1:9", opts):
+        assert default_judge() is None and default_model() is None  # the actors ask the models, not this process
+    assert (opts.judge, opts.coworkers) == ("openai:j@http://127.0.0.1:9/v1", "model:anthropic:c@http://127.0.0.1:9")
+    with pytest.raises(ValueError, match="KIND:MODEL"):
+        with models_in_use(None, "model:gpt-4o", RayOptions(address="local")):
             pass
     with pytest.raises(ValueError, match="KIND:MODEL"):
         with models_in_use("gpt-4o", None):
