@@ -58,7 +58,7 @@ class SectionSpec(CheckSpec):
     heading: FieldCond
     style: str | None = None
     expect: FieldCond | None = None
-    excludes: list[str] = Field(default_factory=list)
+    excludes: list[str] | str = Field(default_factory=list)  # or a parameter holding a list
     documents_table: str = "drive_item"
     blocks_table: str = "drive_block"
 
@@ -83,7 +83,8 @@ class SectionSpec(CheckSpec):
         wanted: list[tuple[str, str, Any]] = []  # (name suffix, sentence, expected)
         if self.expect is not None:
             wanted.append(("text", f"{subject}: {self.expect.phrase('text', env)}", self.expect.expected(env)))
-        excludes = [str(env.resolve(x)) for x in self.excludes]
+        resolved = env.resolve(self.excludes)
+        excludes = [str(x) for x in ([resolved] if isinstance(resolved, str) else resolved)]
         for i, x in enumerate(excludes):
             wanted.append((f"excludes[{i}]", f"{subject} does not mention “{x}”", {"not_contains": x}))
         if not wanted:
