@@ -15,6 +15,7 @@ from .base import CheckSpec, Env
 from .conditions import OPERATORS, Count, FieldCond, InTable
 from .context import VerifyContext
 from .db import AllowedChange, ChangesSpec, ExpectedChange, StateSpec
+from .document import SectionSpec, section_text
 from .judge import Judge, Judgement, JudgeRequest, JudgeSpec, default_judge, use_judge
 from .rubric import KINDS, AllSpec, AnyCheck, AnySpec, WeightedSpec
 from .spec import Verifier, VerifierSpec, VerifierSpecError, build_verifier
@@ -45,6 +46,7 @@ __all__ = [
     "JudgeSpec",
     "Judgement",
     "Rect",
+    "SectionSpec",
     "StateSpec",
     "Verdict",
     "Verifier",
@@ -58,6 +60,7 @@ __all__ = [
     "normalize_text",
     "parse_number",
     "pixel_diff_ratio",
+    "section_text",
     "split_items",
     "ssim_score",
     "use_judge",

@@ -14,6 +14,7 @@ from pydantic import Field
 from .answer import AnswerSpec, InfeasibleSpec
 from .base import CheckSpec, Env
 from .db import ChangesSpec, StateSpec
+from .document import SectionSpec
 from .judge import JudgeSpec
 from .order import BeforeSpec
 from .values import EvaluationError
@@ -119,7 +120,7 @@ class WeightedSpec(GroupSpec):
 
 
 AnyCheck = Annotated[
-    Union[StateSpec, ChangesSpec, AnswerSpec, InfeasibleSpec, VisualSpec, JudgeSpec, ForbiddenSpec, RouteSpec, BeforeSpec, AllSpec,
+    Union[StateSpec, ChangesSpec, SectionSpec, AnswerSpec, InfeasibleSpec, VisualSpec, JudgeSpec, ForbiddenSpec, RouteSpec, BeforeSpec, AllSpec,
           AnySpec, WeightedSpec],
     Field(discriminator="kind"),
 ]
@@ -127,6 +128,7 @@ AnyCheck = Annotated[
 KINDS: dict[str, type[CheckSpec]] = {
     "state": StateSpec,
     "changes": ChangesSpec,
+    "section": SectionSpec,
     "answer": AnswerSpec,
     "infeasible": InfeasibleSpec,
     "visual": VisualSpec,

@@ -123,6 +123,31 @@ def upload(session: Session, user: User, now: datetime, parent: Item, filename: 
     return item
 
 
+def export_pdf(session: Session, user: User, now: datetime, doc: Item, name: str) -> Item:
+    """Word's Export > Save as PDF: the document as saved, drawn as a PDF into a new file beside it
+    (``<name>.pdf``). Its text is kept on the file (search finds it; verifiers read it). A name already
+    taken in the folder is refused and nothing is written."""
+    if doc.kind != "document":
+        raise DriveError("Only Word documents can be saved as PDF.")
+    parent = _writable_folder(session, user, session.get(Item, doc.parent_id) if doc.parent_id else None)
+    name = check_name(name)
+    if not name.lower().endswith(".pdf"):
+        name += ".pdf"
+    if any(o.kind != "folder" and o.name.lower() == name.lower() for o in children(session, parent)):
+        raise DriveError(f"A file named “{name}” already exists in “{parent.name}”. Choose a different name, or rename or delete the existing file first.")
+    from .pdf import document_pdf
+
+    data, text = document_pdf(name[:-4], documents.load(session, doc.id))
+    item = Item(site_id=parent.site_id, parent_id=parent.id, name=name, kind="file", owner_id=user.id, created_at=now, modified_at=now,
+                modified_by_id=user.id, size=len(data), content_type="application/pdf", data=data, text=text,
+                crm_account_id=doc.crm_account_id, crm_opportunity_id=doc.crm_opportunity_id)
+    session.add(item)
+    session.flush()
+    log(session, item, user, "created", f"Saved as PDF from “{display_name(doc)}”", now)
+    log(session, doc, user, "exported", f"Saved as PDF: “{name}”", now)
+    return item
+
+
 def _rewrite_version(session: Session, item: Item) -> None:
     v = session.exec(select(Version).where(Version.item_id == item.id, Version.number == item.version)).first()
     if v is not None:

@@ -34,8 +34,9 @@ def workbook_inputs(session: Session, item_id: int) -> tuple[list[Sheet], dict[s
     sheets = list(session.exec(select(Sheet).where(Sheet.item_id == item_id).order_by(Sheet.position)).all())
     by_id = {s.id: s.name for s in sheets}
     inputs: dict[str, dict[tuple[int, int], str]] = {s.name: {} for s in sheets}
-    for c in session.exec(select(Cell).where(Cell.item_id == item_id)).all():
-        inputs[by_id[c.sheet_id]][(c.row, c.col)] = c.input
+    # plain columns, not Cell objects: a 2,000-cell workbook is read on every edit
+    for sheet_id, row, col, text in session.exec(select(Cell.sheet_id, Cell.row, Cell.col, Cell.input).where(Cell.item_id == item_id)).all():
+        inputs[by_id[sheet_id]][(row, col)] = text
     return sheets, inputs
 
 
@@ -89,13 +90,17 @@ def sync(session: Session, item_id: int, sheets: list[Sheet], inputs: dict[str, 
     ids = {s.name: s.id for s in sheets}
     new = {(row["sheet_id"], row["row"], row["col"]): row for row in cell_rows(item_id, ids, inputs)}
     changed: list[Cell] = []
-    for cell in session.exec(select(Cell).where(Cell.item_id == item_id)).all():
-        row = new.pop((cell.sheet_id, cell.row, cell.col), None)
+    # Compare plain columns; only the cells that change are loaded as objects.
+    stored = session.exec(select(Cell.id, Cell.sheet_id, Cell.row, Cell.col, Cell.ref, Cell.input, Cell.value, Cell.number, Cell.error)
+                          .where(Cell.item_id == item_id)).all()
+    for cid, sheet_id, r, c, ref, text, value, number, error in stored:
+        row = new.pop((sheet_id, r, c), None)
         if row is None:
-            session.delete(cell)
-            changed.append(Cell(sheet_id=cell.sheet_id, item_id=item_id, row=cell.row, col=cell.col, ref=cell.ref, input="", value=""))
+            session.delete(session.get(Cell, cid))
+            changed.append(Cell(sheet_id=sheet_id, item_id=item_id, row=r, col=c, ref=ref, input="", value=""))
             continue
-        if (cell.input, cell.value, cell.number, cell.error) != (row["input"], row["value"], row["number"], row["error"]):
+        if (text, value, number, error) != (row["input"], row["value"], row["number"], row["error"]):
+            cell = session.get(Cell, cid)
             cell.input, cell.value, cell.number, cell.error = row["input"], row["value"], row["number"], row["error"]
             session.add(cell)
             changed.append(cell)

@@ -158,6 +158,18 @@ def put_document(session: SessionDep, user: CurrentUser, clock: ClockDep, item_i
     return {**item_json(item), "blocks": docs.load(session, item.id)}
 
 
+@router.post("/documents/{item_id}/export-pdf", status_code=201)
+def export_pdf(session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, payload: dict = Body(...)):
+    """``{"name": "Memo.pdf"}``: the document saved as a PDF in its folder; returns the new file and its text."""
+    item, _role = require(session, user, item_id)
+    try:
+        pdf = lib.export_pdf(session, user, clock.now, item, str(payload.get("name") or ""))
+    except ERRORS as exc:
+        return unprocessable(str(exc))
+    session.commit()
+    return {**item_json(pdf), "text": pdf.text}
+
+
 @router.get("/sheets/{item_id}")
 def get_sheet(session: SessionDep, user: CurrentUser, item_id: int):
     item, role = require(session, user, item_id)

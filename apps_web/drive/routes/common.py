@@ -14,9 +14,9 @@ from ..library import personal_site
 from ..models import Site
 
 
-def sites_for(session: Session, user: User) -> list[Site]:
+def sites_for(session: Session, user: User, visible: set[int] | None = None) -> list[Site]:
     """The team sites and data rooms the user can open (the left rail's "Sites")."""
-    visible = visible_ids(session, user)
+    visible = visible_ids(session, user) if visible is None else visible
     return [s for s in session.exec(select(Site).where(Site.kind != "personal").order_by(Site.kind, Site.name)).all() if s.root_id in visible]
 
 
@@ -26,8 +26,9 @@ def company_of(request: Request) -> str:
     return getattr(meta, "company", "") or "your organization"
 
 
-def page(request: Request, session: Session, user: User, template: str, status_code: int = 200, **ctx: Any):
-    return render(request, template, status_code=status_code, my_site=personal_site(session, user), sites=sites_for(session, user),
+def page(request: Request, session: Session, user: User, template: str, status_code: int = 200, visible: set[int] | None = None, **ctx: Any):
+    """``visible``: the ids the user can see, when the route has them already (they cost a walk of every item)."""
+    return render(request, template, status_code=status_code, my_site=personal_site(session, user), sites=sites_for(session, user, visible),
                   company=company_of(request), **ctx)
 
 

@@ -136,6 +136,20 @@ def resolve(request: Request, session: SessionDep, user: CurrentUser, clock: Clo
     return redirect(request, f"/doc/{item_id}", toast="Comment resolved." if c.resolved else "Comment reopened.")
 
 
+@router.post("/doc/{item_id}/export-pdf")
+def export_pdf(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, name: str = Form("")):
+    """File > Export > Save as PDF: a PDF of the saved document, into the document's folder."""
+    item, _role = require(session, user, item_id)
+    try:
+        pdf = lib.export_pdf(session, user, clock.now, item, name)
+    except lib.DriveError as exc:
+        session.rollback()
+        return redirect(request, f"/doc/{item_id}", toast=str(exc), kind="error")
+    session.commit()
+    folder = session.get(lib.Item, pdf.parent_id)
+    return redirect(request, f"/doc/{item_id}", toast=f"Saved “{pdf.name}” to “{folder.name}”.")
+
+
 @router.get("/doc/{item_id}/export.docx")
 def export(item_id: int) -> RedirectResponse:
     return RedirectResponse(f"/files/{item_id}/download", status_code=303)

@@ -39,7 +39,11 @@ def _listing(request, session, user, clock, *, title: str, items: list[Item], fo
     chosen = request.query_params.get("layout")
     layout = chosen if chosen in LAYOUTS else request.cookies.get(LAYOUT_COOKIE, "list")
     layout = layout if layout in LAYOUTS else "list"
-    response = page(request, session, user, "drive/list.html", layout=layout, parents=parents, target_folders=target_folders(session, user), title=title, items=items, folder=folder, view=view, sort=sort, direction=direction,
+    from ..access import visible_ids
+
+    visible = visible_ids(session, user)  # once for the Move/Copy targets and the left rail's sites
+    response = page(request, session, user, "drive/list.html", visible=visible, layout=layout, parents=parents,
+                    target_folders=target_folders(session, user, visible), title=title, items=items, folder=folder, view=view, sort=sort, direction=direction,
                 query=query, crumbs=crumbs or [], owners=owners, role=role, site=site, open_url=open_url, display_name=lib.display_name,
                 kind_labels=lib.KIND_LABELS)
     if chosen in LAYOUTS:  # the view option is remembered, as OneDrive does
@@ -183,16 +187,19 @@ def details(request: Request, session: SessionDep, user: CurrentUser, item_id: i
     company = company_of(request)
     links = [{"id": k.id, "label": lib.link_label(k, company), "url": f"{str(request.base_url).rstrip('/')}/s/{k.token}"}
              for k in session.exec(select(Link).where(Link.item_id == item.id).order_by(Link.id)).all()]
-    return page(request, session, user, "drive/details.html", item=item, role=role, crumbs=lib.path_of(session, item), access=lib.access_list(session, item), links=links,
+    from ..access import visible_ids
+
+    visible = visible_ids(session, user)
+    return page(request, session, user, "drive/details.html", visible=visible, item=item, role=role, crumbs=lib.path_of(session, item), access=lib.access_list(session, item), links=links,
                 versions=lib.versions(session, item) if item.kind in ("document", "sheet") else [], activity=lib.activity(session, item), people=people,
-                role_labels=ROLE_LABELS, open_url=open_url, display_name=lib.display_name, target_folders=target_folders(session, user), view="details")
+                role_labels=ROLE_LABELS, open_url=open_url, display_name=lib.display_name, target_folders=target_folders(session, user, visible), view="details")
 
 
-def target_folders(session, user) -> list[tuple[Item, str]]:  # noqa: ANN001
+def target_folders(session, user, ids: set[int] | None = None) -> list[tuple[Item, str]]:  # noqa: ANN001
     """Folders the user can add to (Move to / Copy to), each with its path."""
     from ..access import visible_ids
 
-    ids = visible_ids(session, user)
+    ids = visible_ids(session, user) if ids is None else ids
     folders = session.exec(select(Item).where(Item.kind == "folder", Item.deleted_at.is_(None), Item.id.in_(ids))).all()
     sites = {s.id: s for s in session.exec(select(Site)).all()}
     by_id = {f.id: f for f in folders}

@@ -19,13 +19,14 @@
   quill.on("text-change", () => { dirty = true; state.textContent = "Unsaved changes"; });
   quill.on("selection-change", (range) => { if (range) lastRange = range; });
   async function save() {
-    if (readOnly) return;
+    if (readOnly) return true;
     state.textContent = "Saving...";
     const res = await fetch(`/doc/${el.dataset.item}/save`, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
       body: JSON.stringify({ delta: quill.getContents() }) });
     const body = await res.json().catch(() => ({}));
     if (res.ok) { dirty = false; state.textContent = "Saved"; }
     else state.textContent = "Couldn't save: " + (body.detail || res.status);
+    return res.ok;
   }
   window.driveSave = save;
   const btn = document.getElementById("doc-save");
@@ -102,6 +103,16 @@
     document.getElementById("suggest-block").value = line;
     document.getElementById("suggest-offset").value = range.index - (before.lastIndexOf("\n") + 1);
     document.getElementById("suggest-anchor").value = range.length ? quill.getText(range.index, range.length) : "";
+  });
+  // Save as PDF draws the saved document: unsaved edits are saved first, as Word does before exporting.
+  const exportForm = document.getElementById("export-pdf-form");
+  if (exportForm) exportForm.addEventListener("submit", async (ev) => {
+    if (!dirty) return;
+    ev.preventDefault();
+    const status = document.getElementById("export-pdf-status");
+    status.textContent = "Saving your changes...";
+    if (await save()) exportForm.submit();
+    else status.textContent = "Your changes couldn't be saved, so the PDF wasn't created. " + state.textContent;
   });
   window.addEventListener("beforeunload", (ev) => { if (dirty) { ev.preventDefault(); ev.returnValue = ""; } });
 })();

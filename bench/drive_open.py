@@ -1,0 +1,230 @@
+"""Opening large files in the drive's editors, and a cell edit with recalculation, against raw floors
+measured in the same run (interleaved, so machine load hits both alike):
+
+- open a 2,000-cell workbook (100 rows x 20 columns, a SUM per row) and a 20-page document (pages as
+  the PDF export lays them out) with an env ``goto`` step (navigation, settle, screenshot) vs a raw
+  Playwright ``goto`` of a static HTML page of the same byte size + ``Page.captureScreenshot``
+  (target: at most 1.5x);
+- a cell edit: type a number into a cell a SUM depends on (untimed), then the timed ``Enter`` step
+  until the SUM cell shows the new total, vs the in-page step floor of ``bench/env.py`` (raw
+  ``mouse.click`` + ``Page.captureScreenshot``; target: at most 1.25x).
+
+The files are written through the drive's JSON API into the bench's own world.
+``python -m bench drive_open`` (``SANDBOX_BENCH_QUICK=1`` for a shorter run).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http.server
+import shutil
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from apps_web.world import WorldStore, default_home
+
+from .env import INC, QUICK, interleave
+from .stats import summarize
+
+ROWS, COLS = 100, 20  # 2,000 cells: 19 numbers and a SUM per row
+PAGES = 20
+EDITS = 20 if QUICK else 50
+
+
+def _col(n: int) -> str:
+    return chr(ord("A") + n - 1)
+
+
+def sheet_edits() -> list[dict[str, str]]:
+    edits = []
+    for r in range(1, ROWS + 1):
+        for c in range(1, COLS):
+            edits.append({"sheet": "Sheet1", "ref": f"{_col(c)}{r}", "input": str((r * 37 + c * 11) % 900 + 100)})
+        edits.append({"sheet": "Sheet1", "ref": f"{_col(COLS)}{r}", "input": f"=SUM(A{r}:{_col(COLS - 1)}{r})"})
+    return edits
+
+
+def document_blocks() -> list[dict[str, Any]]:
+    """Headings and paragraphs until the PDF layout counts 20 pages."""
+    from apps_web.drive.pdf import document_pdf
+
+    words = ("the supplier shall deliver each order within the agreed lead time and keep records of every shipment for audit by the "
+             "customer on reasonable notice during business hours").split()
+    blocks: list[dict[str, Any]] = [{"style": "Title", "runs": [{"text": "Master services agreement"}]}]
+    n = 0
+    while True:
+        for _ in range(10):
+            n += 1
+            if n % 6 == 1:
+                blocks.append({"style": "Heading 1", "runs": [{"text": f"{n // 6 + 1}. Section {n // 6 + 1}"}]})
+            text = " ".join(words[(n + k) % len(words)] for k in range(70)).capitalize() + "."
+            blocks.append({"style": "Normal", "runs": [{"text": text[:120]}, {"text": text[120:160], "bold": True}, {"text": text[160:]}]})
+        data, _text = document_pdf("bench", blocks)
+        if data.count(b"/Type /Page ") >= PAGES:
+            return blocks
+
+
+class _Static:
+    """A static page of a given size, served by a plain HTTP server in a thread."""
+
+    def __init__(self) -> None:
+        self.pages: dict[str, bytes] = {}
+        pages = self.pages
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802
+                body = pages.get(self.path.split("?")[0], b"")
+                self.send_response(200 if body else 404)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("Cache-Control", "no-store")
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def add(self, path: str, size: int, rows: int) -> str:
+        """A page of about ``size`` bytes: a table of ``rows`` rows of text."""
+        head = b"<!doctype html><html><head><meta charset=utf-8><title>static</title></head><body><table>"
+        tail = b"</table></body></html>"
+        per = max(20, (size - len(head) - len(tail)) // rows)
+        row = b"<tr><td>" + b"x" * (per - 19) + b"</td></tr>\n"
+        body = head + row * rows
+        body += b"<!--" + b"-" * max(0, size - len(body) - len(tail) - 7) + b"-->" + tail
+        self.pages[path] = body
+        return f"http://127.0.0.1:{self.server.server_address[1]}{path}"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+async def run(console: Console) -> None:
+    import httpx
+
+    from apps_web.identity import SESSION_COOKIE, session_cookie
+    from sandbox.env import make_async_env
+    from sandbox.observe import ObserveOptions, capture_png
+    from sandbox.runtime import Runtime, default_apps
+
+    root = Path(tempfile.mkdtemp(prefix="bench-drive-open-"))
+    store = WorldStore(root, templates_dir=default_home() / "templates")
+    store.template(0)
+    runtime = await Runtime.start(store=store, apps=default_apps("playground"))
+    static = _Static()
+    results: dict[str, tuple[list[float], list[float]]] = {}
+    sizes: dict[str, int] = {}
+    try:
+        host = runtime.host
+        env = make_async_env("drive", "/my", "bench", runtime=runtime, observe=ObserveOptions(screenshot="png"), max_steps=100_000)
+        await env.reset(seed=0)
+        world_id, username = env.episode.world.id, env.episode.username
+        api = httpx.AsyncClient(base_url=f"http://127.0.0.1:{host.port}", timeout=120, headers={
+            "Host": f"drive.localhost:{host.port}", "X-Sandbox-World": world_id, "Accept": "application/json",
+            "Cookie": f"{SESSION_COOKIE}={session_cookie(host.secret, username, world_id)}"})
+        folder = (await api.get("/api/items")).json()["folder"]["id"]
+
+        async def create(kind: str, name: str) -> int:
+            r = await api.post("/api/items", json={"parent_id": folder, "kind": kind, "name": name})
+            assert r.status_code == 201, r.text
+            return r.json()["id"]
+
+        sheet = await create("sheet", "Bench 2000 cells")
+        r = await api.patch(f"/api/sheets/{sheet}/cells", json={"edits": sheet_edits()})
+        assert r.status_code == 200, r.text
+        doc = await create("document", "Bench 20 pages")
+        r = await api.put(f"/api/documents/{doc}", json={"blocks": document_blocks()})
+        assert r.status_code == 200, r.text
+
+        # -- floors: a raw page in a plain context --------------------------------------------------------
+        plain = await runtime.browser.new_context(viewport={"width": 1280, "height": 800})
+        raw = await plain.new_page()
+        raw_cdp = await plain.new_cdp_session(raw)
+        for label, path, rows in (("sheet", f"/sheet/{sheet}", ROWS), ("document", f"/doc/{doc}", 400)):
+            html = (await api.get(path, headers={"Accept": "text/html"})).content
+            sizes[label] = len(html)
+            url = static.add(f"/{label}.html", len(html), rows)
+
+            async def floor_open(url: str = url) -> None:
+                await raw.goto(url)
+                await capture_png(raw_cdp)
+
+            async def env_open(path: str = path) -> None:
+                await env.step({"action": "goto", "url": path})
+
+            results[f"open {label}"] = await interleave(floor_open, env_open)
+
+        # -- a cell edit with recalculation ------------------------------------------------------------------
+        await raw.goto(host.url("playground", "/counter?n=0&delay=0"))
+
+        async def floor_click() -> None:
+            await raw.mouse.click(*INC)
+            await capture_png(raw_cdp)
+
+        await env.step({"action": "goto", "url": f"/sheet/{sheet}"})
+        page = env.episode.page
+        total_cell = page.locator(f"td[data-ref='{_col(COLS)}1']")
+        box = await page.locator("td[data-ref='B1']").bounding_box()
+        value = [500]
+
+        async def env_edit() -> None:
+            value[0] += 1
+            await env.step({"action": "left_click", "x": round(box["x"] + box["width"] / 2), "y": round(box["y"] + box["height"] / 2)})
+            await env.step({"action": "type", "text": str(value[0])})
+            before = await total_cell.inner_text()
+            t = time.perf_counter()
+            await env.step({"action": "key", "key": "Return"})
+            # until the SUM shows the new total (normally already in the step's screenshot)
+            await page.wait_for_function("([sel, old]) => document.querySelector(sel).textContent.trim() !== old",
+                                         arg=[f"td[data-ref='{_col(COLS)}1']", before.strip()], timeout=10_000)
+            env_edit.samples.append((time.perf_counter() - t) * 1000)
+
+        env_edit.samples = []  # type: ignore[attr-defined]
+        floor: list[float] = []
+        for _ in range(3):
+            await floor_click()
+        for i in range(EDITS):
+            t = time.perf_counter()
+            await floor_click()
+            floor.append((time.perf_counter() - t) * 1000)
+            await env_edit()
+        results["cell edit with recalculation (Enter until the SUM shows it)"] = (floor, env_edit.samples[2:])
+        await api.aclose()
+        await plain.close()
+        await env.close()
+    finally:
+        static.close()
+        await runtime.close()
+        shutil.rmtree(root, ignore_errors=True)
+
+    table = Table(title="Drive: opening large files and a cell edit (ms; floors raw Playwright, same run)")
+    for col in ("measure", "median", "p95", "floor median", "floor p95", "ratio", "target"):
+        table.add_column(col, justify="left" if col in ("measure", "target") else "right")
+    targets = {"open sheet": 1.5, "open document": 1.5}
+    for name, (floor, subject) in results.items():
+        s, f = summarize(subject), summarize(floor)
+        limit = targets.get(name, 1.25)
+        ratio = s["median"] / f["median"]
+        label = name + (f" ({ROWS * COLS:,} cells, {sizes['sheet']:,} B)" if name == "open sheet" else f" ({PAGES} pages, {sizes['document']:,} B)" if name == "open document" else "")
+        table.add_row(label, f"{s['median']:.1f}", f"{s['p95']:.1f}", f"{f['median']:.1f}", f"{f['p95']:.1f}",
+                      f"[{'green' if ratio <= limit else 'red'}]{ratio:.2f}x[/]", f"<= {limit}x")
+    console.print(table)
+
+
+def main() -> None:
+    asyncio.run(run(Console(width=160)))
+
+
+if __name__ == "__main__":
+    main()
