@@ -330,7 +330,7 @@ def parse_form(object_key: str, form: Mapping[str, Any]) -> dict[str, str]:
     out = {}
     for f in form_fields(object_key):
         raw = form.get(f.name)
-        out[f.name] = raw.strip() if isinstance(raw, str) else ""
+        out[f.name] = raw.replace("\r\n", "\n").strip() if isinstance(raw, str) else ""  # textareas post CRLF
     if object_key in ("opportunity", "case") and isinstance(form.get("record_type_id"), str) and form.get("record_type_id").strip():
         out["record_type_id"] = form.get("record_type_id").strip()  # the form's hidden record type (recordtypes.py)
     return out
