@@ -39,6 +39,9 @@ def _seed_last(ctx):
     seed_campaigns(ctx)
     seed_influence(ctx)
     seed_rules(ctx)
+    from .recordtypes import seed_record_types
+
+    seed_record_types(ctx.session)  # last: every app's opportunities and cases get a type by rule, no draw
 
 
 def _fields():

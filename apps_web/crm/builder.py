@@ -19,6 +19,7 @@ from sqlmodel import Session
 from . import filterlogic
 from . import picklists as P
 from .listing import Filter, ListField, _condition
+from .recordtypes import NAMES as RT_NAMES
 from .reports import NONE_LABEL
 
 AGGREGATES = {"sum": "Sum", "avg": "Average", "min": "Min", "max": "Max"}
@@ -62,9 +63,9 @@ TYPES: dict[str, ReportType] = {t.key: t for t in [
     _type("opportunities", "Opportunities", "opportunity", "Opportunities with their account and owner.", f"""
 SELECT o.id, o.name, o.account_id, a.name AS account, o.amount, o.amount * o.probability / 100.0 AS expected_revenue, o.stage, o.probability, o.close_date,
        o.type, o.lead_source, o.forecast_category, o.next_step, o.loss_reason, {_OWNER} AS owner, a.industry AS account_industry,
-       substr(o.close_date, 1, 7) AS close_month, o.created_at, ta.name AS territory
+       substr(o.close_date, 1, 7) AS close_month, o.created_at, ta.name AS territory, rt.name AS record_type
 FROM crm_opportunity o LEFT JOIN crm_account a ON a.id = o.account_id LEFT JOIN identity_user u ON u.id = o.owner_id
-LEFT JOIN crm_territory ta ON ta.id = a.territory_id""", [
+LEFT JOIN crm_territory ta ON ta.id = a.territory_id LEFT JOIN crm_record_type rt ON rt.id = o.record_type_id""", [
         _f("name", "Opportunity Name", "name", link="opportunity"), _f("account", "Account Name", "lookup", link="account", link_id="account_id"),
         _f("amount", "Amount", "money"), _f("expected_revenue", "Expected Revenue", "money"), _f("stage", "Stage", "picklist", tuple(P.STAGE_NAMES)),
         _f("probability", "Probability (%)", "percent"), _f("close_date", "Close Date", "date"), _f("close_month", "Close Month"),
@@ -72,7 +73,7 @@ LEFT JOIN crm_territory ta ON ta.id = a.territory_id""", [
         _f("forecast_category", "Forecast Category", "picklist", ("Pipeline", "Best Case", "Commit", "Closed", "Omitted")),
         _f("next_step", "Next Step"), _f("loss_reason", "Loss Reason"), _f("owner", "Opportunity Owner", "user"),
         _f("account_industry", "Account: Industry", "picklist", tuple(P.INDUSTRIES)), _f("territory", "Account: Territory"),
-        _f("created_at", "Created Date", "datetime")],
+        _f("created_at", "Created Date", "datetime"), _f("record_type", "Opportunity Record Type", "picklist", RT_NAMES["opportunity"])],
         ("name", "account", "stage", "amount", "close_date", "owner")),
     _type("accounts", "Accounts", "account", "Accounts with their owner and territory.", f"""
 SELECT a.id, a.name, a.type, a.industry, a.rating, a.annual_revenue, a.employees, a.phone, a.billing_city, a.billing_state,
@@ -87,14 +88,15 @@ FROM crm_account a LEFT JOIN crm_territory t ON t.id = a.territory_id LEFT JOIN 
     _type("cases", "Cases", "case", "Cases with their account, contact and owner.", f"""
 SELECT c.id, c.case_number, c.subject, c.status, c.priority, c.origin, c.type, c.reason, c.account_id, a.name AS account,
        c.contact_id, COALESCE(ct.first_name || ' ', '') || ct.last_name AS contact, {_OWNER} AS owner, c.created_at, c.closed_at,
-       CASE WHEN c.status = 'Closed' THEN 1 ELSE 0 END AS closed
+       CASE WHEN c.status = 'Closed' THEN 1 ELSE 0 END AS closed, rt.name AS record_type
 FROM crm_case c LEFT JOIN crm_account a ON a.id = c.account_id LEFT JOIN crm_contact ct ON ct.id = c.contact_id
-LEFT JOIN identity_user u ON u.id = c.owner_id""", [
+LEFT JOIN identity_user u ON u.id = c.owner_id LEFT JOIN crm_record_type rt ON rt.id = c.record_type_id""", [
         _f("case_number", "Case Number", "text", link="case"), _f("subject", "Subject"), _f("status", "Status", "picklist", tuple(P.CASE_STATUSES)),
         _f("priority", "Priority", "picklist", tuple(P.CASE_PRIORITIES)), _f("origin", "Case Origin", "picklist", tuple(P.CASE_ORIGINS)),
         _f("type", "Type", "picklist", tuple(P.CASE_TYPES)), _f("reason", "Case Reason", "picklist", tuple(P.CASE_REASONS)),
         _f("account", "Account Name", "lookup", link="account", link_id="account_id"), _f("contact", "Contact Name", "lookup", link="contact", link_id="contact_id"),
-        _f("owner", "Case Owner", "user"), _f("created_at", "Date/Time Opened", "datetime"), _f("closed_at", "Date/Time Closed", "datetime")],
+        _f("owner", "Case Owner", "user"), _f("created_at", "Date/Time Opened", "datetime"), _f("closed_at", "Date/Time Closed", "datetime"),
+        _f("record_type", "Case Record Type", "picklist", RT_NAMES["case"])],
         ("case_number", "subject", "status", "priority", "account", "owner")),
     _type("leads", "Leads", "lead", "Leads with their owner.", f"""
 SELECT l.id, COALESCE(l.first_name || ' ', '') || l.last_name AS name, l.company, l.title, l.status, l.source, l.rating, l.industry,

@@ -161,6 +161,7 @@ class RecordForm:
     save_and_new: bool = True
     duplicates: list[dict] = field(default_factory=list)  # what the duplicate rule matched (the alert's View Duplicates)
     duplicates_blocked: bool = False
+    record_type: Any = None  # the RecordType the form saves (opportunities, cases), shown read-only at its top
 
     @property
     def duplicates_ack(self) -> str:
@@ -235,6 +236,7 @@ def build_form(
     list_url: str = "",
     open: bool = False,  # noqa: A002
     dialog_id: str | None = None,
+    record_type_id: int | None = None,
 ) -> RecordForm:
     """The create/edit/clone dialog of ``object_key``.
 
@@ -259,10 +261,27 @@ def build_form(
         if f.kind == "lookup" and _to_int(current.get(f.name)):
             wanted.setdefault(f.lookup, set()).add(_to_int(current.get(f.name)))
     labels = lookup_labels(session, wanted)
+    from . import recordtypes
+
+    rt, allowed = None, None
+    if object_key in recordtypes.RECORD_TYPE_OBJECTS:
+        # The type chosen in "Select a record type" (or Change Record Type), else the record's, else the default.
+        rt = recordtypes.get(session, record_type_id or (values or {}).get("record_type_id"))
+        if rt is None and record is not None:
+            rt = recordtypes.get(session, record.record_type_id)
+        if rt is None:
+            rt = recordtypes.default_type(session, object_key)
+        allowed = recordtypes.values_for(rt, object_key)
+    restricted = recordtypes.RESTRICTED_FIELD.get(object_key, ("", ""))[0]
     sections = []
     for title, fields in LAYOUTS[object_key]:
         states = []
         for f in fields:
+            if f.name == restricted and allowed is not None:
+                keep = str(current.get(f.name) or "")  # a value the type dropped stays selectable on the record that has it
+                opts = [o for o in f.options if o in allowed or (mode == "edit" and o == keep and record is not None
+                                                                  and rt.id == record.record_type_id)]
+                f = FormField(f.name, f.label, f.kind, f.required, tuple(opts), f.lookup, f.full, f.help)
             raw = current.get(f.name)
             label = labels.get((f.lookup, _to_int(raw)), "") if f.kind == "lookup" else ""
             value = _as_input(raw, f.kind)
@@ -274,7 +293,8 @@ def build_form(
         title = f"Edit {display_name(object_key, record)}"
         action = action or f"{info.path}/{record.id}/edit"
     else:
-        title = f"New {info.label}"
+        chosen = record_type_id or (values or {}).get("record_type_id")
+        title = f"New {info.label}: {rt.name}" if chosen and rt is not None else f"New {info.label}"
         action = action or info.path
     dups = []
     dup_ids = [int(i) for i in str(errors.get("__duplicates__", "")).split(",") if i.isdigit()]
@@ -300,6 +320,7 @@ def build_form(
         origin=origin,
         list_url=list_url,
         save_and_new=mode != "edit",
+        record_type=rt,
     )
 
 
@@ -309,7 +330,9 @@ def parse_form(object_key: str, form: Mapping[str, Any]) -> dict[str, str]:
     out = {}
     for f in form_fields(object_key):
         raw = form.get(f.name)
-        out[f.name] = raw.strip() if isinstance(raw, str) else ""
+        out[f.name] = raw.replace("\r\n", "\n").strip() if isinstance(raw, str) else ""  # textareas post CRLF
+    if object_key in ("opportunity", "case") and isinstance(form.get("record_type_id"), str) and form.get("record_type_id").strip():
+        out["record_type_id"] = form.get("record_type_id").strip()  # the form's hidden record type (recordtypes.py)
     return out
 
 

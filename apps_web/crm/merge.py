@@ -197,6 +197,7 @@ def merge_records(session: Session, user: User, clock: WorldClock, object_key: s
         count(key, result.rowcount or 0)
     session.execute(update(EmailMessage).where(EmailMessage.related_type == object_key, EmailMessage.related_id.in_(losers))
                     .values(related_id=master_id))
+    count("other_apps", repoint_other_apps(session, object_key, losers, master_id))
     for name, (old, new) in changed.items():
         session.add(FieldHistory(object_type=object_key, record_id=master_id, field=name, old_value=old, new_value=new, user_id=user.id,
                                  changed_at=clock.now))
@@ -207,4 +208,43 @@ def merge_records(session: Session, user: User, clock: WorldClock, object_key: s
     return MergeResult(master_id=master_id, merged_ids=losers, moved=moved, changed=changed)
 
 
-__all__ = ["FIELDS", "MAX_RECORDS", "MergeError", "MergeResult", "can_merge", "check_selection", "merge_records"]
+# Other apps' rows that name a CRM record by id: (table, column) per object. Mail messages, chat posts and
+# drive files carry the account they are about; drive's record links name any CRM record by type and id.
+OTHER_APP_COLUMNS: dict[str, tuple[tuple[str, str], ...]] = {
+    "account": (("mail_message", "crm_account_id"), ("chat_message", "crm_account_id"), ("drive_item", "crm_account_id")),
+}
+
+
+def repoint_other_apps(session: Session, object_key: str, losers: list[int], master_id: int) -> int:
+    """Point the rows of other apps that refer to the merged-away records at the master (only the apps the
+    world has); a drive file linked to both keeps one link, the master's. Returns how many rows moved."""
+    from sqlalchemy import bindparam, text
+
+    tables = set(session.execute(text("SELECT name FROM sqlite_master WHERE type = 'table'")).scalars())
+    ids = bindparam("ids", expanding=True)
+    moved = 0
+    for table, column in OTHER_APP_COLUMNS.get(object_key, ()):
+        if table in tables:
+            result = session.execute(text(f"UPDATE {table} SET {column} = :master WHERE {column} IN :ids").bindparams(ids),
+                                     {"master": master_id, "ids": losers})
+            moved += result.rowcount or 0
+    if "drive_record_link" in tables:
+        where = "app = 'crm' AND object_type = :obj"
+        session.execute(text(f"DELETE FROM drive_record_link WHERE {where} AND record_id IN :ids AND item_id IN "
+                             f"(SELECT item_id FROM drive_record_link WHERE {where} AND record_id = :master)").bindparams(ids),
+                        {"obj": object_key, "ids": losers, "master": master_id})
+        # Two losers may link one file: the first link moves, the others go.
+        rows = session.execute(text(f"SELECT id, item_id FROM drive_record_link WHERE {where} AND record_id IN :ids ORDER BY id").bindparams(ids),
+                               {"obj": object_key, "ids": losers}).all()
+        seen: set[int] = set()
+        for link_id, item_id in rows:
+            if item_id in seen:
+                session.execute(text("DELETE FROM drive_record_link WHERE id = :id"), {"id": link_id})
+            else:
+                seen.add(item_id)
+                session.execute(text("UPDATE drive_record_link SET record_id = :master WHERE id = :id"), {"master": master_id, "id": link_id})
+                moved += 1
+    return moved
+
+
+__all__ = ["repoint_other_apps", "FIELDS", "MAX_RECORDS", "MergeError", "MergeResult", "can_merge", "check_selection", "merge_records"]

@@ -117,6 +117,21 @@ class Lead(LeadBase, Timestamps, table=True):
         return f"{self.first_name} {self.last_name}" if self.first_name else self.last_name
 
 
+# -- Record types (Setup > Object Manager > Opportunity/Case > Record Types) -----------------------------------
+class RecordType(SQLModel, table=True):
+    """A record type of opportunities or cases: the picklist values a record of it may take (its
+    sales or support process, ``recordtypes.py``) and the descriptions the "New" chooser shows."""
+
+    __tablename__ = "crm_record_type"
+    id: int | None = Field(default=None, primary_key=True)
+    object_type: str = Field(max_length=20, index=True)  # opportunity | case
+    name: str = Field(max_length=80)  # "Renewal"
+    developer_name: str = Field(max_length=80)  # "Renewal"
+    description: str | None = Field(default=None, max_length=255)
+    active: bool = True
+    is_default: bool = False
+
+
 # -- Opportunity -------------------------------------------------------------------------------------
 class OpportunityBase(SQLModel):
     name: str = Field(index=True, max_length=120)
@@ -134,6 +149,7 @@ class OpportunityBase(SQLModel):
     loss_reason: str | None = Field(default=None, max_length=40)  # required when Closed Lost
     main_competitors: str | None = Field(default=None, max_length=255)
     campaign_id: int | None = Field(default=None, foreign_key="crm_campaign.id", index=True)  # Primary Campaign Source
+    record_type_id: int | None = Field(default=None, foreign_key="crm_record_type.id", index=True)  # its sales process (recordtypes.py)
 
 
 class Opportunity(OpportunityBase, Timestamps, table=True):
@@ -163,6 +179,7 @@ class CaseBase(SQLModel):
     contact_id: int | None = Field(default=None, foreign_key="crm_contact.id", index=True)
     description: str | None = None
     owner_id: int | None = Field(default=None, foreign_key=USER_FK, index=True)
+    record_type_id: int | None = Field(default=None, foreign_key="crm_record_type.id", index=True)  # its support process (recordtypes.py)
 
 
 class Case(CaseBase, Timestamps, table=True):

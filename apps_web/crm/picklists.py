@@ -43,7 +43,9 @@ CASE_OPEN_STATUSES = ["New", "Working", "Escalated", "On Hold"]
 CASE_PRIORITIES = ["Low", "Medium", "High", "Critical"]
 CASE_ORIGINS = ["Phone", "Email", "Web", "Chat"]
 CASE_TYPES = ["Question", "Problem", "Feature Request", "Billing", "Other"]
-CASE_REASONS = ["Installation", "Performance", "Breakdown", "Equipment Design", "Feedback", "User Training", "Complex Functionality", "Existing Problem", "Other"]
+CASE_REASONS = ["Installation", "Performance", "Breakdown", "Equipment Design", "Feedback", "User Training", "Complex Functionality", "Existing Problem",
+                "Invoice Dispute", "Duplicate Charge", "Refund Request", "Payment Method", "Tax Form", "Billing Contact Change", "Data Migration",
+                "Account Setup", "Other"]  # each case record type offers its own subset (recordtypes.py)
 
 ACTIVITY_KINDS = ["task", "call", "meeting"]
 TASK_STATUSES = ["Not Started", "In Progress", "Completed", "Waiting on someone else", "Deferred"]

@@ -95,10 +95,11 @@ _OWNER = "u.first_name || ' ' || u.last_name"
 _OPP_SQL = f"""
 SELECT o.id, o.name, o.account_id, a.name AS account, o.amount, o.stage, o.probability, o.close_date,
        o.type, o.lead_source, o.forecast_category, o.owner_id, {_OWNER} AS owner,
-       substr(o.close_date, 1, 7) AS close_month
+       substr(o.close_date, 1, 7) AS close_month, rt.name AS record_type
 FROM crm_opportunity o
 LEFT JOIN crm_account a ON a.id = o.account_id
-LEFT JOIN identity_user u ON u.id = o.owner_id"""
+LEFT JOIN identity_user u ON u.id = o.owner_id
+LEFT JOIN crm_record_type rt ON rt.id = o.record_type_id"""
 _OPP_GROUPS = (
     GroupBy("stage", "Stage", tuple(picklists.STAGE_NAMES)),
     GroupBy("owner", "Opportunity Owner"),
@@ -107,6 +108,7 @@ _OPP_GROUPS = (
     GroupBy("lead_source", "Lead Source", tuple(picklists.LEAD_SOURCES)),
     GroupBy("forecast_category", "Forecast Category", ("Pipeline", "Best Case", "Commit", "Closed", "Omitted")),
     GroupBy("close_month", "Close Month", fmt=_month),
+    GroupBy("record_type", "Opportunity Record Type", ("New Business", "Renewal", "Upsell")),
 )
 _OPP_LINK = Column("name", "Opportunity Name", link="opportunity")
 _ACCOUNT_LINK = Column("account", "Account Name", link="account", link_id="account_id")
@@ -143,11 +145,12 @@ REPORTS: dict[str, Report] = {
             sql=f"""
 SELECT c.id, c.case_number, c.subject, c.status, c.priority, c.origin, c.type, c.reason, c.account_id,
        a.name AS account, c.contact_id, COALESCE(ct.first_name || ' ', '') || ct.last_name AS contact,
-       c.created_at, c.closed_at, c.owner_id, {_OWNER} AS owner
+       c.created_at, c.closed_at, c.owner_id, {_OWNER} AS owner, rt.name AS record_type
 FROM crm_case c
 LEFT JOIN crm_account a ON a.id = c.account_id
 LEFT JOIN crm_contact ct ON ct.id = c.contact_id
-LEFT JOIN identity_user u ON u.id = c.owner_id""",
+LEFT JOIN identity_user u ON u.id = c.owner_id
+LEFT JOIN crm_record_type rt ON rt.id = c.record_type_id""",
             columns=(Column("case_number", "Case Number", link="case"), Column("subject", "Subject"), _ACCOUNT_LINK,
                      Column("contact", "Contact Name", link="contact", link_id="contact_id"), Column("origin", "Case Origin"),
                      Column("created_at", "Date/Time Opened", "datetime"), Column("owner", "Case Owner")),
@@ -157,6 +160,7 @@ LEFT JOIN identity_user u ON u.id = c.owner_id""",
                 GroupBy("origin", "Case Origin", tuple(picklists.CASE_ORIGINS)),
                 GroupBy("type", "Type", tuple(picklists.CASE_TYPES)),
                 GroupBy("reason", "Case Reason", tuple(picklists.CASE_REASONS)),
+                GroupBy("record_type", "Case Record Type", ("Technical Support", "Billing", "Onboarding")),
                 GroupBy("owner", "Case Owner"),
                 GroupBy("account", "Account Name"),
             ),

@@ -19,7 +19,7 @@ from sqlmodel import Session
 
 from ..identity.models import User
 from . import picklists as P
-from .models import Account, Activity, Campaign, Case, Contact, Lead, Note, Opportunity, Territory
+from .models import Account, Activity, Campaign, Case, Contact, Lead, Note, Opportunity, RecordType, Territory
 
 REQUIRED = "Complete this field."
 LOSS_REASON_REQUIRED = "Select a Loss Reason before you mark this opportunity Closed Lost."
@@ -27,6 +27,7 @@ EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
 FORECAST_CATEGORIES = ["Pipeline", "Best Case", "Commit", "Closed", "Omitted"]
 LOOKUP_MODELS: dict[str, type] = {
     "account": Account, "contact": Contact, "lead": Lead, "opportunity": Opportunity, "case": Case, "user": User, "territory": Territory, "campaign": Campaign,
+    "record_type": RecordType,
 }
 MODELS: dict[str, type] = {
     "account": Account, "contact": Contact, "lead": Lead, "opportunity": Opportunity, "case": Case, "activity": Activity, "note": Note,
@@ -83,14 +84,14 @@ RULES: dict[str, dict[str, Rule]] = {
         "lead_source": _r("picklist", choices=P.LEAD_SOURCES), "next_step": _r(),
         "forecast_category": _r("picklist", choices=FORECAST_CATEGORIES), "description": _r(), "owner_id": OWNER,
         "loss_reason": _r("picklist", choices=P.LOSS_REASONS), "main_competitors": _r(),
-        "campaign_id": _r("lookup", lookup="campaign"),
+        "campaign_id": _r("lookup", lookup="campaign"), "record_type_id": _r("lookup", lookup="record_type"),
     },
     "case": {
         "subject": _r(required=True), "status": _r("picklist", choices=P.CASE_STATUSES, required=True),
         "priority": _r("picklist", choices=P.CASE_PRIORITIES, required=True), "origin": _r("picklist", choices=P.CASE_ORIGINS),
         "type": _r("picklist", choices=P.CASE_TYPES), "reason": _r("picklist", choices=P.CASE_REASONS),
         "account_id": _r("lookup", lookup="account"), "contact_id": _r("lookup", lookup="contact"),
-        "description": _r(), "owner_id": OWNER,
+        "description": _r(), "owner_id": OWNER, "record_type_id": _r("lookup", lookup="record_type"),
     },
     "activity": {
         "kind": _r("picklist", choices=P.ACTIVITY_KINDS, required=True), "subject": _r(required=True),
@@ -265,6 +266,10 @@ def validate(
     current = _current(object_key, record_id, session)
     merged = {**DEFAULTS.get(object_key, {}), **current, **cleaned}
     _CROSS_CHECKS.get(object_key, lambda *a: None)(merged, cleaned, errors, session, record_id, current)
+    if object_key in ("opportunity", "case"):  # the record type's picklist values (recordtypes.py)
+        from .recordtypes import check as check_record_type
+
+        check_record_type(session, object_key, cleaned, current, errors, is_new=record_id is None)
     if not errors:  # the org's validation rules run after the field checks, on the record as it would be saved
         from .rules import RULE_OBJECTS, errors_of, failures
 

@@ -8,11 +8,13 @@ from sqlalchemy.orm import aliased
 
 from . import picklists as P
 from .listing import ListField, ListSpec, ListView, ViewContext, month_bounds, owner_alias, person_name, week_start
-from .models import Account, Case, Contact, Lead, Opportunity
+from .models import Account, Case, Contact, Lead, Opportunity, RecordType
+from .recordtypes import NAMES as RT_NAMES
 
 OWNER = owner_alias()
 ACCT = aliased(Account, name="acct")
 CT = aliased(Contact, name="ct")
+RT = aliased(RecordType, name="rtype")
 OWNER_NAME = person_name(OWNER)
 CONTACT_NAME = person_name(CT)
 
@@ -182,6 +184,7 @@ OPPORTUNITIES = ListSpec(
         ListField("lead_source", "Lead Source", None, "picklist", tuple(P.LEAD_SOURCES)),
         ListField("forecast_category", "Forecast Category", None, "picklist", tuple(dict.fromkeys(P.STAGE_FORECAST.values()))),
         ListField("next_step", "Next Step", None),
+        ListField("record_type", "Opportunity Record Type", RT.name, "picklist", RT_NAMES["opportunity"], extra=True),
         _owner("Opportunity Owner"),
         _created(),
     ),
@@ -197,8 +200,8 @@ OPPORTUNITIES = ListSpec(
     ),
     default_view="all",
     default_sort=("name", "asc"),
-    extras=(OWNER_NAME.label("owner"), ACCT.name.label("account")),
-    joins=((OWNER, OWNER.id == Opportunity.owner_id), (ACCT, ACCT.id == Opportunity.account_id)),
+    extras=(OWNER_NAME.label("owner"), ACCT.name.label("account"), RT.name.label("record_type")),
+    joins=((OWNER, OWNER.id == Opportunity.owner_id), (ACCT, ACCT.id == Opportunity.account_id), (RT, RT.id == Opportunity.record_type_id)),
 )
 
 # -- Cases ------------------------------------------------------------------------------------------
@@ -220,6 +223,7 @@ CASES = ListSpec(
         ListField("reason", "Case Reason", None, "picklist", tuple(P.CASE_REASONS)),
         _created("Date/Time Opened"),
         ListField("closed_at", "Date/Time Closed", None, "datetime"),
+        ListField("record_type", "Case Record Type", RT.name, "picklist", RT_NAMES["case"], extra=True),
         _owner("Case Owner"),
     ),
     columns=("case_number", "contact", "account", "subject", "status", "priority", "created_at", "owner"),
@@ -234,8 +238,8 @@ CASES = ListSpec(
     ),
     default_view="all_open",
     default_sort=("case_number", "desc"),
-    extras=(OWNER_NAME.label("owner"), ACCT.name.label("account"), CONTACT_NAME.label("contact")),
-    joins=((OWNER, OWNER.id == Case.owner_id), (ACCT, ACCT.id == Case.account_id), (CT, CT.id == Case.contact_id)),
+    extras=(OWNER_NAME.label("owner"), ACCT.name.label("account"), CONTACT_NAME.label("contact"), RT.name.label("record_type")),
+    joins=((OWNER, OWNER.id == Case.owner_id), (ACCT, ACCT.id == Case.account_id), (CT, CT.id == Case.contact_id), (RT, RT.id == Case.record_type_id)),
 )
 
 SPECS: dict[str, ListSpec] = {s.object_key: s for s in (ACCOUNTS, CONTACTS, LEADS, OPPORTUNITIES, CASES)}

@@ -17,7 +17,7 @@ FORECAST_CATEGORIES = ("Pipeline", "Best Case", "Commit", "Closed", "Omitted")
 class FieldDef:
     name: str  # key of the row; the column for simple fields
     label: str
-    kind: str = "text"  # text textarea select lookup related user money int percent date datetime email phone url address name readonly
+    kind: str = "text"  # text textarea select lookup related user money int percent date datetime email phone url address name readonly record_type
     options: tuple[str, ...] = ()
     lookup: str | None = None  # object key of a lookup ("account")
     parts: tuple[str, ...] = ()  # columns of a compound field
@@ -145,6 +145,7 @@ OPPORTUNITY = Layout(
             F("amount", "Amount", "money"), F("forecast_category", "Forecast Category", "select", options=FORECAST_CATEGORIES),
             F("next_step", "Next Step"), F("loss_reason", "Loss Reason", "select", options=pl.LOSS_REASONS),
             F("main_competitors", "Main Competitor(s)"), F("campaign_id", "Primary Campaign Source", "lookup", lookup="campaign"),
+            F("record_type_id", "Opportunity Record Type", "record_type", editable=False),
         )),
         ("Description Information", (F("description", "Description", "textarea"),)),
         _system(),
@@ -161,7 +162,7 @@ CASE = Layout(
             F("account_id", "Account Name", "lookup", lookup="account"), F("priority", "Priority", "select", options=pl.CASE_PRIORITIES, required=True),
             F("type", "Type", "select", options=pl.CASE_TYPES), F("origin", "Case Origin", "select", options=pl.CASE_ORIGINS),
             F("reason", "Case Reason", "select", options=pl.CASE_REASONS), F("opened", "Date/Time Opened", "readonly"),
-            F("closed_at", "Date/Time Closed", "datetime", editable=False),
+            F("closed_at", "Date/Time Closed", "datetime", editable=False), F("record_type_id", "Case Record Type", "record_type", editable=False),
         )),
         ("Description Information", (
             F("subject", "Subject", required=True, wide=True), F("description", "Description", "textarea"),

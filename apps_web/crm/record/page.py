@@ -74,6 +74,12 @@ def load_refs(session: Session, layout: Layout, record: Any) -> dict[str, tuple[
     refs: dict[str, tuple[str, str]] = {}
     for _title, fields in layout.sections + (("", layout.highlights),):
         for f in fields:
+            if f.kind == "record_type" and f.name not in refs:  # its name; Change Record Type is next to it
+                from ..models import RecordType
+
+                rt = session.get(RecordType, record.record_type_id) if record.record_type_id else None
+                refs[f.name] = (rt.name if rt else "", "")
+                continue
             if f.kind not in ("lookup", "related") or f.name in refs:
                 continue
             if f.lookup == "campaign":  # not in OBJECTS: a name and its page
@@ -123,6 +129,8 @@ def display_row(f: FieldDef, record: Any, refs: dict, users: dict[int, User]) ->
         tail = " ".join(p for p in rest[2:-1] if p)
         row.lines = [ln for ln in (street, " ".join(p for p in (city_line, tail) if p), rest[-1]) if ln]
         row.text = "\n".join(row.lines)
+    elif kind == "record_type":
+        row.text = refs.get(f.name, ("", ""))[0]
     elif kind in ("lookup", "related"):
         if f.name in refs:
             row.text, row.href = refs[f.name]
@@ -146,10 +154,11 @@ def display_row(f: FieldDef, record: Any, refs: dict, users: dict[int, User]) ->
 
 
 # -- path -------------------------------------------------------------------------------------------
-def build_path(object_key: str, record: Any) -> dict | None:
-    """Steps of the path and, for each, what the path's button does when that step is selected."""
+def build_path(object_key: str, record: Any, allowed: tuple[str, ...] | None = None) -> dict | None:
+    """Steps of the path and, for each, what the path's button does when that step is selected
+    (``allowed``: the stages the opportunity's record type offers; a stage it dropped stays while current)."""
     if object_key == "opportunity":
-        steps, value, noun = list(pl.OPEN_STAGES), record.stage, "Stage"
+        steps, value, noun = [s for s in pl.OPEN_STAGES if allowed is None or s in allowed or s == record.stage], record.stage, "Stage"
         closed = value in pl.CLOSED_STAGES
         final = {"value": "Closed", "label": value if closed else "Closed", "dialog": "close-opportunity-dialog",
                  "action": "Select Closed Stage", "again": "Change Closed Stage"}
@@ -259,6 +268,14 @@ def products_layout(session: Session, layout: Layout, record: Any) -> Layout:
     return replace(layout, highlights=fix(layout.highlights), sections=tuple((t, fix(fs)) for t, fs in layout.sections))
 
 
+def _record_type_values(session: Session, object_key: str, record: Any) -> tuple[str, ...] | None:
+    from .. import recordtypes
+
+    if object_key not in recordtypes.RECORD_TYPE_OBJECTS:
+        return None
+    return recordtypes.values_for(recordtypes.get(session, record.record_type_id), object_key)
+
+
 def build_page(session: Session, object_key: str, record: Any, clock: WorldClock, *, tab: str = "details",
                users: dict[int, User] | None = None, filters: TimelineFilter | None = None) -> dict:
     from ..common import users_by_id
@@ -266,6 +283,17 @@ def build_page(session: Session, object_key: str, record: Any, clock: WorldClock
     layout = LAYOUTS[object_key]
     if object_key == "opportunity" and record.pricebook_id:
         layout = products_layout(session, layout, record)
+    allowed = _record_type_values(session, object_key, record)
+    if allowed is not None:  # inline edit offers the record type's values (and the record's own, if its type dropped it)
+        from dataclasses import replace
+
+        from ..recordtypes import RESTRICTED_FIELD
+
+        name = RESTRICTED_FIELD[object_key][0]
+        keep = getattr(record, name, None)
+        def limit(fields):
+            return tuple(replace(f, options=tuple(o for o in f.options if o in allowed or o == keep)) if f.name == name else f for f in fields)
+        layout = replace(layout, highlights=limit(layout.highlights), sections=tuple((t, limit(fs)) for t, fs in layout.sections))
     users = users if users is not None else users_by_id(session)
     refs = load_refs(session, layout, record)
     highlights = [display_row(f, record, refs, users) for f in layout.highlights]
@@ -279,7 +307,8 @@ def build_page(session: Session, object_key: str, record: Any, clock: WorldClock
         "title": record_title(object_key, record),
         "highlights": highlights,
         "sections": sections,
-        "path": build_path(object_key, record),
+        "path": build_path(object_key, record, allowed),
+        "rt_values": allowed,
         "actions": header_actions(object_key, record),
         "related": lists,
         "delete_note": delete_note(object_key, lists),

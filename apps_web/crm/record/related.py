@@ -38,14 +38,15 @@ class RelatedList:
     row_actions: list[dict[str, Any]] = field(default_factory=list)  # per row: {"label", "action"} or None
     tiles: list[dict[str, Any]] | None = None  # notes show as tiles (title, meta, whole body), not a table
     links: list[dict[str, str]] = field(default_factory=list)  # header buttons that open a page: {"label", "href"}
+    look: tuple[str, str] | None = None  # (icon, colour) of rows that are not a record object (campaigns)
 
     @property
     def icon(self) -> str:
-        return OBJECTS[self.object_key].icon
+        return self.look[0] if self.look else OBJECTS[self.object_key].icon
 
     @property
     def color(self) -> str:
-        return OBJECTS[self.object_key].color
+        return self.look[1] if self.look else OBJECTS[self.object_key].color
 
 
 def _owner(users: dict[int, User], user_id: int | None) -> str:
@@ -142,6 +143,24 @@ def _notes(session, users, object_key, record_id, limit) -> RelatedList:
                        new={"label": "New", "dialog": "new-note-dialog"}, tiles=tiles)
 
 
+def _campaign_history(session, users, object_key: str, record, limit) -> RelatedList:
+    """Campaign History of a lead or a contact: the campaigns it is a member of, latest start first, with
+    its member status; Add to Campaign opens the record page's dialog."""
+    from ..models import Campaign, CampaignMember
+
+    col = CampaignMember.lead_id if object_key == "lead" else CampaignMember.contact_id
+    where = col == record.id
+    q = (select(CampaignMember, Campaign).join(Campaign, Campaign.id == CampaignMember.campaign_id).where(where)
+         .order_by(Campaign.start_date.desc(), Campaign.name, CampaignMember.id))
+    rows = [[Cell(c.name, f"/campaigns/{c.id}"), Cell(fmt_date(c.start_date)), Cell(c.type or ""), Cell(m.status),
+             Cell(fmt_date(m.first_responded_date) if m.has_responded else "")] for m, c in _page(session, q, limit)]
+    converted = object_key == "lead" and record.converted_at
+    return RelatedList("campaign-history", "Campaign History", object_key,
+                       ["Campaign Name", "Start Date", "Type", "Member Status", "First Responded Date"], rows,
+                       _count(session, CampaignMember, where), look=("event", "#f49756"),
+                       new=None if converted else {"label": "Add to Campaign", "dialog": "add-campaign-dialog"})
+
+
 def _contact_roles(session, users, opp: Opportunity, limit) -> RelatedList:
     where = OpportunityContactRole.opportunity_id == opp.id
     q = (select(OpportunityContactRole, Contact).join(Contact, Contact.id == OpportunityContactRole.contact_id).where(where)
@@ -228,6 +247,7 @@ def _contact_lists(record: Contact) -> dict[str, Loader]:
         "opportunities": lambda s, u, r, n: _contact_opportunities(s, u, r, n),
         "cases": lambda s, u, r, n: _cases(s, u, Case.contact_id == r.id, n, pre),
         "activities": lambda s, u, r, n: _activities(s, u, activity_scope("contact", r.id), n),
+        "campaign-history": lambda s, u, r, n: _campaign_history(s, u, "contact", r, n),
         "notes": lambda s, u, r, n: _notes(s, u, "contact", r.id, n),
     }
 
@@ -240,6 +260,8 @@ def _simple_lists(object_key: str) -> Callable[[Any], dict[str, Loader]]:
             out["quotes"] = lambda s, u, r, n: _quotes(s, u, r, n)
             out["contact-roles"] = lambda s, u, r, n: _contact_roles(s, u, r, n)
         out["activities"] = lambda s, u, r, n: _activities(s, u, activity_scope(object_key, r.id), n)
+        if object_key == "lead":
+            out["campaign-history"] = lambda s, u, r, n: _campaign_history(s, u, "lead", r, n)
         out["notes"] = lambda s, u, r, n: _notes(s, u, object_key, r.id, n)
         if object_key == "opportunity":
             out["files"] = lambda s, u, r, n: _files(s, u, object_key, r, n)

@@ -109,6 +109,11 @@ def move(request: Request, opportunity_id: int, session: SessionDep, user: Curre
         from ..rules import check, messages
 
         errors = check(session, "opportunity", opp, {"stage": stage, "probability": STAGE_PROBABILITY[stage], "forecast_category": STAGE_FORECAST[stage]})
+        from ..recordtypes import get as get_record_type, restricted_message, values_for
+
+        allowed = values_for(get_record_type(session, opp.record_type_id), "opportunity")
+        if allowed is not None and stage not in allowed:  # the record type's sales process doesn't have that column
+            errors = {"stage": restricted_message("Stage", stage)}
         if errors:  # a validation rule refuses the move: the card goes back and the message shows
             message = messages(errors)
             if "application/json" in request.headers.get("accept", ""):

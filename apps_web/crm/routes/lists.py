@@ -105,8 +105,20 @@ def render_list(
     params = ListParams.from_query(query, spec)
     page = run_list(session, spec, params, ViewContext(user, clock), record_url)
     here = params.url(info.path, page=page.page)
+    from .. import recordtypes
+
+    rt_types = recordtypes.available(session, object_key) if object_key in recordtypes.RECORD_TYPE_OBJECTS else []
+    rt_chooser = None
+    if len(rt_types) > 1:  # more than one record type available: "New" asks which one first
+        rt_chooser = {"id": "select-record-type", "title": f"New {info.label}", "action": info.path, "types": rt_types,
+                      "selected": rt_types[0].id, "hidden": {"new": "1", **({"view": query["view"]} if query.get("view") else {})}}
     if create_form is None:
-        create_form = build_form(session, object_key, user=user, origin="list", open=query.get("new") == "1")
+        chosen = query.get("record_type") if query.get("new") == "1" and str(query.get("record_type") or "").isdigit() else None
+        chosen_rt = recordtypes.get(session, chosen) if chosen else None
+        if chosen_rt is not None and (chosen_rt.object_type != object_key or not chosen_rt.active):
+            chosen_rt = None
+        create_form = build_form(session, object_key, user=user, origin="list", open=query.get("new") == "1",
+                                 record_type_id=chosen_rt.id if chosen_rt else None)
     create_form.list_url = here
     if edit_form is None and (query.get("edit") or "").isdigit():
         record = session.get(info.model, int(query["edit"]))
@@ -136,6 +148,7 @@ def render_list(
         operators=OPERATORS,
         filter_meta=filter_meta,
         mass_field=MASS_FIELDS.get(object_key),
+        rt_chooser=rt_chooser,
         create_form=create_form,
         edit_form=edit_form,
         sort_url=lambda key, direction: params.url(info.path, sort=key, dir=direction, page=1),
@@ -214,7 +227,8 @@ def _create(object_key: str):
         toast = f'{info.label} "{name}" was created.'
         url = record_url(object_key, record.id)
         if form.get("save_action") == "save_new":
-            return redirect(request, add_query(list_url_of(form, object_key), new="1"), toast=toast, link=url, link_text="View")
+            extra = {"record_type": str(record.record_type_id)} if getattr(record, "record_type_id", None) else {}
+            return redirect(request, add_query(list_url_of(form, object_key), new="1", **extra), toast=toast, link=url, link_text="View")
         return redirect(request, safe_return(form.get("return_to"), url), toast=toast, link=url, link_text="View")
 
     create.__name__ = f"create_{object_key}"

@@ -35,7 +35,8 @@ def record_url(object_key: str, record_id: int, tab: str | None = None, anchor: 
     return url + (f"#{anchor}" if anchor else "")
 
 
-def record_forms(session, object_key: str, record, user, page: dict, form_state: dict | None = None) -> dict[str, Any]:
+def record_forms(session, object_key: str, record, user, page: dict, form_state: dict | None = None,
+                 change_record_type: int | None = None) -> dict[str, Any]:
     """The create/edit dialogs of the page (the list views' dialog partial), prefilled:
     Edit and Clone of this record, and New from each related list."""
     from ..forms import build_form
@@ -45,10 +46,12 @@ def record_forms(session, object_key: str, record, user, page: dict, form_state:
     forms = {}
     for mode in ("edit", "clone"):
         s = state.get(mode, {})
+        # Change Record Type: the edit dialog opens with the new type, its picklists limited to what the type offers.
+        rt_id = change_record_type if mode == "edit" else None
         # A clone opens on its own new record once saved (Salesforce does the same); an edit comes back here.
         forms[mode] = build_form(session, object_key, mode=mode, record=record, user=user, return_to=here if mode == "edit" else "",
                                  values=s.get("values"), errors=s.get("errors"), dialog_id=f"{mode}-dialog",
-                                 open=bool(s.get("errors")))
+                                 open=bool(s.get("errors")) or bool(rt_id), record_type_id=rt_id)
     for rl in page["related"]:
         new = rl.new or {}
         if "object" in new:
@@ -68,7 +71,7 @@ def record_forms(session, object_key: str, record, user, page: dict, form_state:
 
 
 def render_record(request: Request, session, user, clock, object_key: str, record, *, tab: str = "details",
-                  status_code: int = 200, form_state: dict | None = None, **extra: Any) -> Response:
+                  status_code: int = 200, form_state: dict | None = None, change_record_type: int | None = None, **extra: Any) -> Response:
     """The record page; callers pass what an action left behind (errors, an open dialog)."""
     if object_key == "activity":  # no tabs, related lists or create dialogs: a page of its own
         page = build_activity_page(session, record, clock)
@@ -78,8 +81,13 @@ def render_record(request: Request, session, user, clock, object_key: str, recor
     from ..record.timeline import TimelineFilter
 
     page = build_page(session, object_key, record, clock, tab=tab, filters=TimelineFilter.from_query(request.query_params))
-    page["forms"] = record_forms(session, object_key, record, user, page, form_state)
+    page["forms"] = record_forms(session, object_key, record, user, page, form_state, change_record_type)
     page["base"] = OBJECTS[object_key].url(record.id)
+    from .. import recordtypes
+
+    if object_key in recordtypes.RECORD_TYPE_OBJECTS:  # Change Record Type: pick the type, then the edit dialog with it
+        page["rt_chooser"] = {"id": "change-record-type", "title": "Change Record Type", "action": page["base"],
+                              "types": recordtypes.available(session, object_key), "selected": record.record_type_id}
     if mail_installed():  # the Email composer sends through the mail app
         page["email"] = {**composer_defaults(session, user, object_key, record), "templates": templates_for(session, object_key)}
     if object_key in ("account", "contact", "lead") and not (object_key == "lead" and record.converted_at):
@@ -104,10 +112,17 @@ def render_record(request: Request, session, user, clock, object_key: str, recor
 
 # -- the page ------------------------------------------------------------------------------------------
 def _view(object_key: str):
-    def view(request: Request, record_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep, tab: str = "details") -> Response:
+    def view(request: Request, record_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep, tab: str = "details",
+             record_type: str = "") -> Response:
         record = load(session, object_key, record_id)
         record_view(session, user, object_key, record_id)
-        return render_record(request, session, user, clock, object_key, record, tab=tab)
+        change = None
+        if record_type.isdigit() and object_key in ("opportunity", "case"):  # Next in Change Record Type
+            from ..recordtypes import get as get_record_type
+
+            rt = get_record_type(session, record_type)
+            change = rt.id if rt is not None and rt.object_type == object_key and rt.active else None
+        return render_record(request, session, user, clock, object_key, record, tab=tab, change_record_type=change)
 
     return view
 
@@ -140,6 +155,9 @@ def _inline(object_key: str):
         cleaned, errors = validate(object_key, data, session, partial=True, record_id=record.id)
         if fd.required and not fd.parts and not data[fd.name]:  # the page marks it required even where the API allows blank
             errors.setdefault(fd.name, REQUIRED)
+        if not errors and object_key in ("account", "contact", "lead"):  # the duplicate rule, as the Edit dialog applies it
+            errors = _duplicate_errors(session, object_key, record, {k: v for k, v in cleaned.items() if k in fd.columns},
+                                       str(form.get("duplicates_ack") or ""), fd.name)
         if errors:
             return render_record(request, session, user, clock, object_key, record, tab="details", status_code=422,
                                  inline_open=fd.name, inline_values=data, inline_errors=errors)
@@ -153,6 +171,19 @@ def _inline(object_key: str):
         return redirect(request, record_url(object_key, record_id, "details", f"detail-{fd.name}"))
 
     return inline_edit
+
+
+def _duplicate_errors(session, object_key: str, record, changes: dict[str, Any], ack: str, field: str) -> dict[str, str]:
+    """What the object's duplicate rule says about an inline edit: a Block rule refuses with its message;
+    an Allow rule with an alert refuses once with the alert and saves when Save is clicked again for the
+    same matches (the form carries them back in ``duplicates_ack``)."""
+    from ..duplicates import alert_message, check_save
+
+    dup = check_save(session, object_key, changes, record)
+    if dup is None or (not dup.blocked and ack == dup.ids):
+        return {}
+    message = dup.rule.alert_text if dup.blocked else alert_message(object_key)
+    return {field: message, "__duplicates__": dup.ids, **({"__blocked__": "1"} if dup.blocked else {})}
 
 
 # -- path: stage / status ------------------------------------------------------------------------------------
@@ -180,6 +211,12 @@ def _path(object_key: str):
             if value == pl.LEAD_CONVERTED:  # converting is a workflow of its own
                 return redirect(request, f"/leads/{record_id}/convert")
         cleaned: dict[str, Any] = {field: value}
+        if object_key == "opportunity" and value != record.stage:  # the record type's sales process
+            from ..recordtypes import get as get_record_type, restricted_message, values_for
+
+            allowed = values_for(get_record_type(session, record.record_type_id), "opportunity")
+            if allowed is not None and value not in allowed:
+                return redirect(request, record_url(object_key, record_id), toast=f"We hit a snag. {restricted_message('Stage', value)}", kind="error")
         if object_key == "opportunity" and value == "Closed Lost" and record.stage != "Closed Lost":
             from ..validation import LOSS_REASON_REQUIRED
 
@@ -193,7 +230,10 @@ def _path(object_key: str):
                 cleaned["main_competitors"] = competitors[:255]
         if object_key == "case" and value == "Closed" and form.get("reason"):
             reason = str(form.get("reason"))
-            if reason in pl.CASE_REASONS:
+            from ..recordtypes import get as get_record_type, values_for
+
+            allowed = values_for(get_record_type(session, record.record_type_id), "case") or pl.CASE_REASONS
+            if reason in allowed:
                 cleaned["reason"] = reason
         cleaned.update(derive(object_key, cleaned, record, clock.now))
         from ..rules import check, messages

@@ -280,8 +280,10 @@ def test_validate_accepts_form_strings(shared) -> None:
             "probability": "", "account_id": str(account_id), "description": "", "owner_id": "",
         }, session)
         assert errors == {}
+        new_business = world.one("SELECT id FROM crm_record_type WHERE object_type = 'opportunity' AND is_default = 1")[0]
         assert cleaned == {"name": "Big deal", "stage": "Prospecting", "close_date": __import__("datetime").date(2026, 4, 30), "amount": 1200.5,
-                           "probability": None, "account_id": account_id, "description": None, "owner_id": None}
+                           "probability": None, "account_id": account_id, "description": None, "owner_id": None,
+                           "record_type_id": new_business}  # a new record without a type gets the default
         _, errors = validate("opportunity", {"name": "", "stage": "", "close_date": ""}, session)
         assert errors == {"name": "Complete this field.", "stage": "Complete this field.", "close_date": "Complete this field."}
         _, errors = validate("account", {"parent_id": str(account_id)}, session, partial=True, record_id=account_id)

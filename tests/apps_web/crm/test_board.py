@@ -38,7 +38,9 @@ def opp_row(world, opp_id: int) -> tuple:
 
 
 def first_in(world, stage: str) -> tuple[int, str]:
-    return world.one("SELECT id, name FROM crm_opportunity WHERE stage = ? ORDER BY close_date, id LIMIT 1", stage)
+    # A New Business deal: its record type runs the full sales process, so every column takes it.
+    return world.one("SELECT id, name FROM crm_opportunity WHERE stage = ? AND record_type_id = (SELECT id FROM crm_record_type"
+                     " WHERE object_type = 'opportunity' AND developer_name = 'New_Business') ORDER BY close_date, id LIMIT 1", stage)
 
 
 def column(page: Page, stage: str):

@@ -33,6 +33,10 @@ def open_new(page: Page, live_host, path: str, label: str):
     page.get_by_role("button", name="New", exact=True).click()
     dialog = page.get_by_role("dialog", name=f"New {label}")
     expect(dialog).to_be_visible()
+    if label in ("Opportunity", "Case"):  # "Select a record type" first: Next keeps the default
+        dialog.get_by_role("button", name="Next").click()
+        dialog = page.get_by_role("dialog", name=re.compile(f"^New {label}: "))
+        expect(dialog).to_be_visible()
     return dialog
 
 
