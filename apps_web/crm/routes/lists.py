@@ -29,6 +29,7 @@ from ...world import WorldClock
 from .. import listviews
 from .. import picklists as P
 from ..common import get_or_404, stamp
+from ..inline_edit import cell_input, editor_meta
 from ..forms import apply_rules, build_form, display_name, parse_form, save_record
 from ..listing import OPERATORS, ListParams, ViewContext, run_list
 from ..objects import OBJECTS
@@ -99,6 +100,7 @@ def render_list(
     edit_form: Any = None,
     status_code: int = 200,
     lv_state: dict | None = None,
+    inline_state: dict | None = None,
 ) -> Response:
     info = OBJECTS[object_key]
     spec, current_lv, saved_filters = listviews.spec_with(SPECS[object_key], session, user, query.get("view"))
@@ -154,6 +156,11 @@ def render_list(
         all_fields=sorted(spec.fields.values(), key=lambda f: f.label.lower()),
         clone_name=("Copy of " + page.view.label)[:40],
         clone_api=listviews.api_name_for(("Copy of " + page.view.label)[:40]),
+        inline_fields=editor_meta(spec, list(spec.columns), user),
+        inline_value=cell_input,
+        inline=inline_state or {},
+        inline_edits=(inline_state or {}).get("edits", {}),
+        inline_errors=(inline_state or {}).get("errors", {}),
     )
 
 
