@@ -144,6 +144,7 @@ class ListParams:
     page: int = 1
     filters: tuple[Filter, ...] = ()
     panel: bool = False  # filter panel open
+    charts: bool = False  # List View Charts panel open
 
     @classmethod
     def from_query(cls, query: Any, spec: ListSpec) -> "ListParams":
@@ -166,7 +167,7 @@ class ListParams:
                 op = spec.fields[key].operators[0]
             filters.append(Filter(key, op, (values[i] if i < len(values) else "").strip()))
         return cls(view=view, q=(query.get("q") or "").strip(), sort=sort, dir=direction, page=page,
-                   filters=tuple(filters), panel=query.get("panel") == "1")
+                   filters=tuple(filters), panel=query.get("panel") == "1", charts=query.get("charts") == "1")
 
     def query_items(self, **changes: Any) -> list[tuple[str, str]]:
         p = replace(self, **changes)
@@ -181,6 +182,8 @@ class ListParams:
             items.append(("page", str(p.page)))
         if p.panel:
             items.append(("panel", "1"))
+        if p.charts:
+            items.append(("charts", "1"))
         return items
 
     def url(self, path: str, **changes: Any) -> str:

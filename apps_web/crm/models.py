@@ -441,6 +441,22 @@ class ListViewFilter(SQLModel, table=True):
     value: str = ""
 
 
+class ListViewChart(Timestamps, table=True):
+    """A chart of a list view's rows (List View Charts), kept for the user who made it and the view
+    it was made on: ``view_key`` is a standard view's key ("all", "mine"...) or a saved one's ("lv12")."""
+
+    __tablename__ = "crm_list_view_chart"
+    id: int | None = Field(default=None, primary_key=True)
+    object_type: str = Field(max_length=20, index=True)
+    view_key: str = Field(max_length=40)
+    owner_id: int = Field(foreign_key=USER_FK, index=True)
+    name: str = Field(max_length=80)
+    chart_type: str = Field(default="vertical_bar", max_length=20)  # vertical_bar | horizontal_bar | donut
+    aggregate: str = Field(default="count", max_length=10)  # count | sum | average
+    aggregate_field: str | None = Field(default=None, max_length=40)  # a number field (sum, average)
+    group_field: str = Field(max_length=40)  # the field whose values are the bars / slices
+
+
 class ReportFolder(Timestamps, table=True):
     """A report folder people created (Private Reports and Public Reports are built in)."""
 

@@ -26,9 +26,10 @@ from ...deps import ClockDep, CurrentUser, SessionDep
 from ...identity.models import User
 from ...ui import redirect, render
 from ...world import WorldClock
-from .. import listviews
+from .. import listcharts, listviews
 from .. import picklists as P
 from ..common import get_or_404, stamp
+from ..inline_edit import cell_input, editor_meta
 from ..forms import apply_rules, build_form, display_name, parse_form, save_record
 from ..listing import OPERATORS, ListParams, ViewContext, run_list
 from ..objects import OBJECTS
@@ -99,6 +100,8 @@ def render_list(
     edit_form: Any = None,
     status_code: int = 200,
     lv_state: dict | None = None,
+    inline_state: dict | None = None,
+    chart_state: dict | None = None,
 ) -> Response:
     info = OBJECTS[object_key]
     spec, current_lv, saved_filters = listviews.spec_with(SPECS[object_key], session, user, query.get("view"))
@@ -135,6 +138,11 @@ def render_list(
         for f in spec.filterable
     }
     lv_state = lv_state or {}
+    charts_open = params.charts or chart_state is not None
+    chart_list = listcharts.charts_of(session, user, object_key, page.view.key) if charts_open else []
+    wanted = str(query.get("chart") or "")
+    shown_chart = next((c for c in chart_list if str(c.id) == wanted), chart_list[-1] if chart_list else None)
+    rendered_chart = listcharts.render(session, spec, params, ViewContext(user, clock), shown_chart) if shown_chart else None
     panel_filters = lv_state.get("filters", saved_filters)
     panel_logic = lv_state.get("logic", current_lv.filter_logic if current_lv else "") or ""
     return render(
@@ -167,6 +175,20 @@ def render_list(
         all_fields=sorted(spec.fields.values(), key=lambda f: f.label.lower()),
         clone_name=("Copy of " + page.view.label)[:40],
         clone_api=listviews.api_name_for(("Copy of " + page.view.label)[:40]),
+        inline_fields=editor_meta(spec, list(spec.columns), user),
+        inline_value=cell_input,
+        charts_open=charts_open,
+        chart_list=chart_list,
+        chart=rendered_chart,
+        chart_state=chart_state or {},
+        chart_types=listcharts.CHART_TYPES,
+        chart_aggregates=listcharts.AGGREGATES,
+        chart_groups=listcharts.group_fields(spec),
+        chart_numbers=listcharts.number_fields(spec),
+        chart_url=lambda cid: add_query(params.url(info.path, page=page.page, charts=True), chart=str(cid)),
+        inline=inline_state or {},
+        inline_edits=(inline_state or {}).get("edits", {}),
+        inline_errors=(inline_state or {}).get("errors", {}),
     )
 
 

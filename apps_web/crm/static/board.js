@@ -12,7 +12,10 @@
   const money = (v) => "$" + Math.round(v).toLocaleString("en-US");
   const columns = () => Array.from(board.querySelectorAll(".kanban-col"));
   const cardsOf = (col) => Array.from(col.querySelectorAll(".kanban-card"));
-  const stageOf = (col) => col.dataset.stage;
+  const stageOf = (col) => col.dataset.value; // the column's value of the grouping field (Kanban Settings' Group By)
+  const labelOf = (col) => col.dataset.label;
+  const groupField = board.dataset.field || "stage";
+  const noun = board.dataset.noun || "stage";
   const nameOf = (card) => card.getAttribute("aria-label");
   const moveUrl = (card) => `/opportunities/board/${card.dataset.id}/move`;
   const cardStage = (card) => stageOf(card.closest(".kanban-col"));
@@ -78,6 +81,7 @@
     if (!toCol || toCol === fromCol) { announce(`${nameOf(card)} was not moved.`); return; }
     const hadFocus = document.activeElement === card;
     const stage = stageOf(toCol);
+    const label = labelOf(toCol);
     place(card, toCol);
     refreshTotals();
     if (hadFocus) card.focus();
@@ -88,7 +92,7 @@
       const res = await fetch(moveUrl(card), {
         method: "POST",
         headers: { Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ stage }).toString(),
+        body: new URLSearchParams({ field: groupField, value: stage }).toString(),
       });
       if (res.ok) data = await res.json();
       else if (res.status === 400) refusal = (await res.json()).message || null;
@@ -97,12 +101,12 @@
     if (!data) {
       place(card, fromCol);
       refreshTotals();
-      announce(`${nameOf(card)} could not be moved to ${stage}.${refusal ? " " + refusal : ""}`);
-      if (refusal) showRefusal(`We hit a snag. ${nameOf(card)} wasn't moved to ${stage}. ${refusal}`);
+      announce(`${nameOf(card)} could not be moved to ${label}.${refusal ? " " + refusal : ""}`);
+      if (refusal) showRefusal(`We hit a snag. ${nameOf(card)} wasn't moved to ${label}. ${refusal}`);
       return;
     }
     showRefusal(null);
-    announce(`${nameOf(card)} moved to ${data.stage}. Probability ${data.probability}%.`);
+    announce(groupField === "stage" ? `${nameOf(card)} moved to ${data.stage}. Probability ${data.probability}%.` : `${nameOf(card)} moved to ${label}.`);
   }
 
   // ---- "Move to" menu: filled from the page's single <template> when a card's menu opens --------
@@ -114,7 +118,7 @@
     const menu = btn.parentElement.querySelector(".menu");
     menu.replaceChildren(menuTemplate.content.cloneNode(true));
     menu.querySelector("form").action = moveUrl(card);
-    menu.querySelectorAll("button[name=stage]").forEach((b) => {
+    menu.querySelectorAll("button[name=value]").forEach((b) => {
       if (b.value === cardStage(card)) { b.disabled = true; b.setAttribute("aria-current", "true"); }
     });
   }, true); // capture: runs before the kit's menu toggle, which then shows the filled menu
@@ -204,7 +208,7 @@
     const cols = columns();
     keyDrag = { card, index: cols.indexOf(card.closest(".kanban-col")) };
     card.classList.add("grabbed");
-    announce(`Picked up ${nameOf(card)} in ${stageOf(cols[keyDrag.index])}. Use Left and Right arrow keys to choose a stage, Space or Enter to drop, Escape to cancel.`);
+    announce(`Picked up ${nameOf(card)} in ${labelOf(cols[keyDrag.index])}. Use Left and Right arrow keys to choose a ${noun}, Space or Enter to drop, Escape to cancel.`);
   }
   function release() {
     const kd = keyDrag;
@@ -220,7 +224,7 @@
     const home = col === keyDrag.card.closest(".kanban-col");
     showTarget(home ? null : col, keyDrag.card);
     col.scrollIntoView({ block: "nearest", inline: "nearest" });
-    announce(`${stageOf(col)}, stage ${keyDrag.index + 1} of ${cols.length}${home ? " (current stage)" : ""}.`);
+    announce(`${labelOf(col)}, ${noun} ${keyDrag.index + 1} of ${cols.length}${home ? ` (current ${noun})` : ""}.`);
   }
   board.addEventListener("keydown", (ev) => {
     const card = ev.target.closest && ev.target.closest(".kanban-card");

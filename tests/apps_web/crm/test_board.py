@@ -196,3 +196,38 @@ def test_names_render_as_text(page: Page, live_host, world) -> None:
     open_board(page, live_host)
     expect(page.get_by_role("link", name="<script>alert(1)</script>")).to_be_visible()
     assert page.dialogs == []
+
+
+def test_kanban_settings_group_by_type_and_move_sets_the_type(page: Page, live_host, world) -> None:
+    from apps_web.crm.picklists import OPPORTUNITY_TYPES
+
+    user_id = rep_of(world)[0]
+    open_board(page, live_host, "?scope=mine&closed=0")
+    page.get_by_role("button", name="Kanban Settings").click()
+    dialog = page.get_by_role("dialog", name="Kanban Settings")
+    dialog.get_by_label("Group By").select_option("Type")
+    dialog.get_by_label("Summarize By").select_option("None")
+    dialog.get_by_role("button", name="Save").click()
+    page.wait_for_url(re.compile(r"group=type"))
+    open_in = "stage NOT IN ('Closed Won', 'Closed Lost') AND owner_id = ?"
+    blanks = world.one(f"SELECT count(*) FROM crm_opportunity WHERE {open_in} AND coalesce(type, '') = ''", user_id)[0]
+    expect(page.locator(".kanban-col .stage-name")).to_have_text(OPPORTUNITY_TYPES + (["--None--"] if blanks else []))
+    expect(page.locator(".kanban-total").first).to_be_hidden()  # Summarize By: None
+    expect(page.locator("#board-summary")).not_to_contain_text("Sum of Amount")
+    for t in OPPORTUNITY_TYPES:
+        n = world.one(f"SELECT count(*) FROM crm_opportunity WHERE {open_in} AND type = ?", user_id, t)[0]
+        expect(page.locator(f'.kanban-col[data-value="{t}"] .kanban-card')).to_have_count(n)
+    opp_id, name, old_type, stage = world.one(
+        f"SELECT id, name, type, stage FROM crm_opportunity WHERE {open_in} AND type = 'New Business' ORDER BY close_date, id LIMIT 1", user_id)
+    card = page.locator(f'.kanban-card[data-id="{opp_id}"]')
+    card.drag_to(page.locator('.kanban-col[data-value="Existing Business - Upgrade"]'))
+    expect(page.locator('.kanban-col[data-value="Existing Business - Upgrade"]').locator(f'.kanban-card[data-id="{opp_id}"]')).to_be_visible()
+    expect(page.locator("#kanban-live")).to_have_text(f"{name} moved to Existing Business - Upgrade.")
+    assert world.one("SELECT type, stage FROM crm_opportunity WHERE id = ?", opp_id) == ("Existing Business - Upgrade", stage)
+    # The Move to menu sets the grouping field too.
+    card.get_by_role("button", name=f"Move {name} to another type").click()
+    card.get_by_role("menuitem", name="New Business").click()
+    expect(page.get_by_text(f'Type changed to "New Business" for "{name}".')).to_be_visible()
+    assert world.one("SELECT type FROM crm_opportunity WHERE id = ?", opp_id)[0] == old_type
+    expect(page.locator("#kanban-group")).to_have_value("type")  # the settings stay
+    expect(page.locator("#board-summary")).to_contain_text("Grouped by Type")
