@@ -489,6 +489,8 @@ class Dashboard(Timestamps, table=True):
     folder: str = Field(default="Private Dashboards", max_length=80)
     folder_id: int | None = Field(default=None, foreign_key="crm_dashboard_folder.id")
     owner_id: int = Field(foreign_key=USER_FK, index=True)
+    # "View dashboard as": whose record access the components run with (None: the owner), as in Salesforce.
+    running_user_id: int | None = Field(default=None, foreign_key=USER_FK)
 
 
 class DashboardComponent(SQLModel, table=True):
