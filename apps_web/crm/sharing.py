@@ -239,9 +239,12 @@ def nothing() -> Any:
 def read_only_fields(session: Session, user: User, object_key: str) -> set[str]:
     if modify_all(user):
         return set()
-    rows = session.execute(select(FieldPermission.field).where(FieldPermission.profile == role_of(user),
-                                                                 FieldPermission.object_type == object_key)).scalars()
-    return set(rows)
+    cache = session.info.get("sharing_fls")
+    if cache is None:  # one query per request for every profile and object
+        cache = session.info["sharing_fls"] = {}
+        for profile, obj, column in session.execute(select(FieldPermission.profile, FieldPermission.object_type, FieldPermission.field)).all():
+            cache.setdefault((profile, obj), set()).add(column)
+    return set(cache.get((role_of(user), object_key), ()))
 
 
 def refused_fields(session: Session, user: User, object_key: str, record: Any, data: dict[str, Any]) -> list[str]:
