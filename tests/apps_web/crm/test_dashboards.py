@@ -115,7 +115,9 @@ def test_builder_creates_dashboard_with_gauge_and_order(as_role, live_host) -> N
     assert world.one("SELECT name, description, folder FROM crm_dashboard WHERE id = ?", dash_id) == ("My Quarter", "Where my deals stand", "Private Dashboards")
 
     page.get_by_role("link", name="Done").click()
-    total = world.one(f"SELECT SUM(o.amount) FROM crm_opportunity o WHERE {OPEN}")[0]
+    # A new dashboard runs as its owner, a rep: their own deals (Opportunity is Private).
+    total = world.one(f"SELECT SUM(o.amount) FROM crm_opportunity o WHERE {OPEN} AND o.owner_id = "
+                      "(SELECT id FROM identity_user WHERE role = 'sales_rep' ORDER BY id LIMIT 1)")[0]
     expect(page.locator("svg.gauge-chart")).to_have_attribute("data-value", f"{total:.2f}")
     expect(page.get_by_role("table", name="Biggest Stages").locator("tbody tr")).to_have_count(3)
 
