@@ -71,7 +71,7 @@ def home(request: Request, session: SessionDep, user: CurrentUser, clock: ClockD
     pipeline = pipeline_by_stage(session)
     chart = money_chart(
         [Bar(stage, total) for stage, _count, total in pipeline],
-        title="Pipeline by Stage", description="Sum of the amounts of all open opportunities, by stage.", chart_id="pipeline-chart",
+        title="Pipeline by Stage", description="Sum of the amounts of the open opportunities you can see, by stage.", chart_id="pipeline-chart",
     )
     key_deals = session.exec(
         select(Opportunity).where(Opportunity.owner_id == user.id, Opportunity.stage.in_(OPEN_STAGES))

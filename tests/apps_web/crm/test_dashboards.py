@@ -185,8 +185,10 @@ def test_component_from_a_saved_report_uses_its_filters(as_role, live_host) -> N
     expect(page.get_by_text('Component "New Business by Stage" was added.')).to_be_visible()
     assert world.one("SELECT report_id, standard_report, display FROM crm_dashboard_component WHERE dashboard_id = ?", dash) == (rid, None, "donut")
     page.get_by_role("link", name="Done").click()
-    stage, amount = world.one("SELECT stage, SUM(amount) FROM crm_opportunity WHERE type = 'New Business' GROUP BY stage ORDER BY SUM(amount) DESC LIMIT 1")
-    total = world.one("SELECT SUM(amount) FROM crm_opportunity WHERE type = 'New Business'")[0]
+    # The dashboard runs as its owner, a rep: their own deals only (Opportunity is Private).
+    stage, amount = world.one("SELECT stage, SUM(amount) FROM crm_opportunity WHERE type = 'New Business' AND owner_id = ? "
+                              "GROUP BY stage ORDER BY SUM(amount) DESC LIMIT 1", uid)
+    total = world.one("SELECT SUM(amount) FROM crm_opportunity WHERE type = 'New Business' AND owner_id = ?", uid)[0]
     expect(page.get_by_role("link", name=re.compile(rf"^{re.escape(stage)}: {re.escape(money(amount))} \(\d+\.\d%\)$"))).to_have_count(1)
     expect(page.locator("section.dash-component")).to_have_attribute("data-total", f"{total:.2f}")
     # The report can't be deleted while the component reads it.
