@@ -329,6 +329,8 @@ def apply_field_security(session: Session, user: User, object_key: str, raw: dic
     for k in locked:
         if k in raw and k not in form:
             raw[k] = _as_input(getattr(record, k), labels_kind(object_key, k)) if record is not None else ""
+            if k == "probability" and record is not None and raw.get("stage") in P.STAGE_PROBABILITY and raw["stage"] != record.stage:
+                raw[k] = str(P.STAGE_PROBABILITY[raw["stage"]])  # the new stage sets it, as for everyone
     return {}
 
 
