@@ -330,20 +330,26 @@ def test_the_cli_options_set_the_models_for_the_run_and_put_them_back() -> None:
     assert default_judge() is None
 
 
+def _first_one_on_one(store) -> tuple[int, str, str]:  # noqa: ANN001
+    """A 1:1 chat of seed 0's world: (conversation id, one member, the other)."""
+    w = store.create(0)
+    with w.connect() as conn:
+        row = conn.execute(
+            "select c.id, a.username, b.username from chat_conversation c "
+            "join chat_member ma on ma.conversation_id = c.id join identity_user a on a.id = ma.user_id "
+            "join chat_member mb on mb.conversation_id = c.id join identity_user b on b.id = mb.user_id "
+            "where c.kind = 'oneonone' and a.id < b.id order by c.id limit 1").fetchone()
+    store.drop(w)
+    return row
+
+
 def test_in_real_chromium_a_model_colleague_answers_after_a_wait(make_env, store, tmp_path) -> None:  # noqa: ANN001
     """The episode asks the model off its event loop, writes the accepted reply as the colleague, and
     the page the agent sees shows it after a `wait`."""
     from sandbox.coworkers.model import use_model
     from sandbox.spec import free_spec
 
-    w = store.create(0)
-    with w.connect() as conn:
-        conv, persona, colleague = conn.execute(
-            "select c.id, a.username, b.username from chat_conversation c "
-            "join chat_member ma on ma.conversation_id = c.id join identity_user a on a.id = ma.user_id "
-            "join chat_member mb on mb.conversation_id = c.id join identity_user b on b.id = mb.user_id "
-            "where c.kind = 'oneonone' and a.id < b.id order by c.id limit 1").fetchone()
-    store.drop(w)
+    conv, persona, colleague = _first_one_on_one(store)
     fact = "The Northwind renewal is due on April 30."
     worded = f"Morning! Just confirmed it with legal: {fact} I'll send the paperwork over this afternoon."
     api = FakeModelAPI([json.dumps({"decision": "answer", "fact": 1, "delegate_to": None, "text": worded})])
@@ -382,14 +388,7 @@ def test_a_tool_episode_asks_a_model_colleague_off_its_event_loop(store, tmp_pat
     from sandbox.spec import free_spec
     from sandbox.tool_episode import ToolEpisode
 
-    w = store.create(0)
-    with w.connect() as conn:
-        conv, persona, colleague = conn.execute(
-            "select c.id, a.username, b.username from chat_conversation c "
-            "join chat_member ma on ma.conversation_id = c.id join identity_user a on a.id = ma.user_id "
-            "join chat_member mb on mb.conversation_id = c.id join identity_user b on b.id = mb.user_id "
-            "where c.kind = 'oneonone' and a.id < b.id order by c.id limit 1").fetchone()
-    store.drop(w)
+    conv, persona, colleague = _first_one_on_one(store)
     fact = "The Northwind renewal is due on April 30."
     asked, loop_ran = threading.Event(), threading.Event()
 
