@@ -97,6 +97,7 @@ _PROBE_JS = """
       + (d.getAttribute('aria-label') ? ' "' + d.getAttribute('aria-label') + '"' : '');
   }
   out.area = {x0: 0, y0: 0, x1: vw, y1: vh};
+  let scroller = document.scrollingElement || document.documentElement;
   for (let node = el.parentElement; node && node !== document.body && node !== document.documentElement; node = node.parentElement) {
     const s = getComputedStyle(node);
     const canY = /(auto|scroll)/.test(s.overflowY) && node.scrollHeight > node.clientHeight + 1;
@@ -104,8 +105,12 @@ _PROBE_JS = """
     if (!canY && !canX) continue;
     const b = node.getBoundingClientRect();
     const a = {x0: Math.max(b.left, 0), y0: Math.max(b.top, 0), x1: Math.min(b.right, vw), y1: Math.min(b.bottom, vh)};
-    if (a.x1 - a.x0 > 4 && a.y1 - a.y0 > 4) { out.area = a; break; }
+    if (a.x1 - a.x0 > 4 && a.y1 - a.y0 > 4) { out.area = a; scroller = node; break; }
   }
+  // How far the scroll container can still move each way: a wheel scroll with room left is only slow to show.
+  out.room = {up: scroller.scrollTop, left: scroller.scrollLeft,
+              down: scroller.scrollHeight - scroller.clientHeight - scroller.scrollTop,
+              right: scroller.scrollWidth - scroller.clientWidth - scroller.scrollLeft};
   out.kind = el.tagName === 'INPUT' ? (el.type || 'text').toLowerCase() : el.tagName.toLowerCase();
   if ('value' in el) out.value = el.value;
   if (el.tagName === 'SELECT') {
@@ -247,7 +252,10 @@ class Player:
         await self.send({"action": "scroll", "x": int(mid_x), "y": int(mid_y), "direction": direction, "amount": amount})
         # The wheel is handled off the main thread and a busy renderer may show the scroll some frames
         # later: look again every two frames, for a bounded time (only a scroll that fails pays for it).
-        deadline = time.monotonic() + SCROLL_SETTLE_S
+        # While the container still has room that way the scroll is only late, so it gets the step's
+        # whole timeout; with no room left it cannot move and the short settle time decides.
+        room = (info.get("room") or {}).get(direction, 0)
+        deadline = time.monotonic() + (max(self.timeout_s, SCROLL_SETTLE_S) if room >= 1 else SCROLL_SETTLE_S)
         after = await self.probe(t)
         while after.get("box") == box and time.monotonic() < deadline:
             await self.page.evaluate(TWO_FRAMES_JS)
