@@ -128,7 +128,19 @@ def _navigating(error: Exception) -> bool:
     return "Execution context was destroyed" in text or "navigat" in text.lower() and "context" in text.lower()
 
 
+TYPE_BURST = 400  # characters per typed action: a long text goes in bursts, so no one action outlasts its time budget on a busy machine
 SCROLL_SETTLE_S = 2.0  # how long a wheel scroll may take to show under load before the target is called unreachable
+
+
+def type_bursts(text: str, size: int = TYPE_BURST) -> list[str]:
+    """``text`` in consecutive parts of at most ``size`` characters, each ending after a space when
+    one falls in the part's last quarter; joined they give ``text`` back."""
+    parts = []
+    while len(text) > size:
+        cut = text.rfind(" ", size * 3 // 4, size) + 1 or size
+        parts.append(text[:cut])
+        text = text[cut:]
+    return [*parts, text] if text or not parts else parts
 
 
 class Player:
@@ -306,7 +318,7 @@ class Player:
                 raise _Fail(f"the drop target {step.to.describe()} is off screen")
             await self.send({"action": "left_click_drag", "start_x": x0, "start_y": y0, "end_x": x1, "end_y": y1})
         elif isinstance(step, TypeText):
-            await self.send({"action": "type", "text": step.type})
+            await self._type(step.type)
         elif isinstance(step, KeyPress):
             await self.send({"action": "key", "key": step.key, "repeat": step.repeat})
         elif isinstance(step, Goto):
@@ -343,6 +355,12 @@ class Player:
             except Exception:  # noqa: BLE001
                 pass
 
+    async def _type(self, text: str) -> None:
+        """Type ``text`` as one action, or a long text in bursts of at most ``TYPE_BURST`` characters
+        (cut after a space where one is near), as a person types a paragraph in several goes."""
+        for part in type_bursts(text):
+            await self.send({"action": "type", "text": part})
+
     async def _fill(self, step: Fill) -> None:
         info = await self.probe(step.fill)
         if info.get("kind") == "date":
@@ -359,7 +377,7 @@ class Player:
             await self.send({"action": "left_click", "x": x, "y": y})
             await self.send({"action": "key", "key": "ctrl+a"})
             if step.text:
-                await self.send({"action": "type", "text": step.text})
+                await self._type(step.text)
             else:
                 await self.send({"action": "key", "key": "BackSpace"})
             expected = step.text

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from typing import Iterator, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
-from .base import CheckSpec, Env, SpecModel
+from .base import CheckSpec, Env, SpecModel, spec_error
 from .conditions import Where, match_row, where_phrase, where_refs
 from .verdict import Check
 
@@ -20,16 +20,32 @@ _OPS = {"add": ("I",), "update": ("U",), "any": ("I", "U")}
 
 class Moment(SpecModel):
     """A change to look for: a row of ``table`` that came to match ``where`` (by an ``op``: add,
-    update, or any)."""
+    update, or any). An update counts only when it changed a value (rewriting a row as it was is no
+    change); ``fields`` narrows it to updates that changed one of these fields, and ``was`` to updates
+    of a row that matched these conditions before the change ("the deal's close date moved", "the
+    approval went from Pending to Approved"). Either makes the moment an update."""
 
     table: str
     where: Where = Field(default_factory=dict)
     op: Literal["add", "update", "any"] = "any"
+    was: Where = Field(default_factory=dict)
+    fields: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _update_only(self) -> Moment:
+        if (self.was or self.fields) and self.op == "add":
+            raise spec_error("'was' and 'fields' describe updates; use op: update (or leave op out)", "op")
+        return self
 
     def phrase(self, env: Env) -> str:
         w = where_phrase(self.where, env)
         verb = {"add": "was added", "update": "was updated", "any": "was written"}[self.op]
-        return f"a {self.table} row" + (f" where {w}" if w else "") + f" {verb}"
+        if self.fields:
+            verb = f"had its {', '.join(self.fields)} changed"
+        text = f"a {self.table} row" + (f" where {w}" if w else "")
+        if self.was:
+            text += f" (before: {where_phrase(self.was, env)})"
+        return f"{text} {verb}"
 
 
 class BeforeSpec(CheckSpec):
@@ -53,6 +69,9 @@ class BeforeSpec(CheckSpec):
             m: Moment = getattr(self, part)
             yield f"{part}.table", m.table, None
             yield from where_refs(m.where, m.table, f"{part}.where")
+            yield from where_refs(m.was, m.table, f"{part}.was")
+            for i, f in enumerate(m.fields):
+                yield f"{part}.fields[{i}]", m.table, f
 
     def evaluate(self, env: Env) -> list[Check]:
         a, b = first_seq(env, self.first), first_seq(env, self.then)
@@ -73,14 +92,24 @@ class BeforeSpec(CheckSpec):
 
 def first_seq(env: Env, moment: Moment) -> int | None:
     """The change log position of the episode's first change that made a row match ``moment``."""
-    env.require_fields(moment.table, list(moment.where))
+    env.require_fields(moment.table, [*moment.where, *moment.was, *moment.fields])
     start = env.ctx.start_seq or 0
-    ops = _OPS[moment.op]
+    ops = ("U",) if moment.was or moment.fields else _OPS[moment.op]
     rows = env.conn.execute(
-        f"SELECT seq, op, new FROM sandbox_changelog WHERE tbl = ? AND seq > ? AND op IN ({','.join('?' * len(ops))}) ORDER BY seq",
+        f"SELECT seq, op, old, new FROM sandbox_changelog WHERE tbl = ? AND seq > ? AND op IN ({','.join('?' * len(ops))}) ORDER BY seq",
         (moment.table, start, *ops))
-    for seq, _op, new in rows:
-        if new and match_row(moment.where, json.loads(new), env, moment.table):
+    for seq, op, old, new in rows:
+        if not new:
+            continue
+        after = json.loads(new)
+        if op == "U":
+            before = json.loads(old) if old else {}
+            changed = {k for k, v in after.items() if before.get(k) != v}
+            if not changed or (moment.fields and not changed & set(moment.fields)):
+                continue
+            if moment.was and not match_row(moment.was, before, env, moment.table):
+                continue
+        if match_row(moment.where, after, env, moment.table):
             return int(seq)
     return None
 

@@ -12,7 +12,7 @@ from sandbox.pool import EpisodePool
 from sandbox.runtime import default_apps
 from sandbox.spec import free_spec
 from tasks.model import parse_steps
-from tasks.player import OracleError, Player
+from tasks.player import TYPE_BURST, OracleError, Player, type_bursts
 
 # Async code runs on the sandbox background loop, not pytest-asyncio's: a sync Playwright session in the
 # same worker (tests/conftest.py) leaves its loop marked as running in this thread.
@@ -99,3 +99,13 @@ def test_a_select_checks_its_option(pool, store) -> None:  # noqa: ANN001
     _, error, _ = run(_play(pool, steps, start=f"/opportunities/{opp}", persona=owner))
     assert error is not None and error.index == 1
     assert "no option 'Closed Wonn' (options: Prospecting, Qualification" in str(error)
+
+
+def test_a_long_text_is_typed_in_bursts_that_join_to_it() -> None:
+    words = " ".join(f"word{i}" for i in range(300))  # about 2,000 characters
+    parts = type_bursts(words)
+    assert "".join(parts) == words and len(parts) > 1
+    assert all(len(p) <= TYPE_BURST for p in parts)
+    assert all(p.endswith(" ") for p in parts[:-1])  # cut after a space, not inside a word
+    assert type_bursts("x" * (TYPE_BURST + 1)) == ["x" * TYPE_BURST, "x"]  # no space: cut at the size
+    assert type_bursts("short") == ["short"] and type_bursts("") == [""]

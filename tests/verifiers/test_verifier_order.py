@@ -50,3 +50,34 @@ def test_optional_then_gates_only_an_action_taken_and_bad_specs_are_named(world)
         build_verifier([{"kind": "before", "first": SPEC["first"]}])
     with pytest.raises(VerifierSpecError, match="op"):
         build_verifier([{**SPEC, "first": {**SPEC["first"], "op": "delete"}}])
+
+
+def test_an_update_counts_when_it_changed_a_value_and_fields_and_was_narrow_it(world) -> None:  # noqa: ANN001
+    """A row rewritten as it was is no change; ``fields`` wants one of them changed; ``was`` reads the
+    row before the change, so "the deal left Prospecting" is expressible though the row after the
+    change no longer has its old stage."""
+    start = _log(world)
+    opp = {"table": "crm_opportunity", "where": {"id": 10}}
+    approved = {"table": "crm_case", "op": "update", "where": {"id": 100, "status": "Approved"}}
+    world.run("UPDATE crm_opportunity SET stage = stage WHERE id = 10",  # a save with nothing changed
+              "UPDATE crm_case SET status = 'Approved' WHERE id = 100",
+              "UPDATE crm_opportunity SET amount = 1234 WHERE id = 10",
+              "UPDATE crm_opportunity SET stage = 'Closed Won' WHERE id = 10")
+
+    def seqs(then: dict, first: dict = approved) -> tuple[bool, dict, str]:
+        v = build_verifier([{"kind": "before", "first": first, "then": then}]).verify(world.context(start_seq=start))
+        return v.passed, v.checks[0].actual, v.checks[0].sentence
+
+    passed, any_update, _ = seqs({**opp, "op": "update"})  # the identical rewrite before the approval is skipped
+    assert passed and any_update["then"] == any_update["first"] + 1
+    passed, stage_change, sentence = seqs({**opp, "fields": ["stage"]})  # the amount's change is not a stage change
+    assert passed and stage_change["then"] == any_update["then"] + 1
+    assert "a crm_opportunity row where id is 10 had its stage changed" in sentence
+    passed, left, sentence = seqs({"table": "crm_opportunity", "was": {"stage": {"ne": "Closed Won"}}, "where": {"id": 10, "stage": "Closed Won"}})
+    assert passed and left["then"] == stage_change["then"] and "(before: stage" in sentence
+    # the approval moment narrowed by ``was`` to a later change: it now comes after the stage change
+    world.run("UPDATE crm_case SET status = 'On Hold' WHERE id = 100", "UPDATE crm_case SET status = 'Approved' WHERE id = 100")
+    passed, late, _ = seqs({**opp, "fields": ["stage"]}, first={**approved, "was": {"status": "On Hold"}})
+    assert not passed and late["first"] > late["then"]
+    with pytest.raises(VerifierSpecError, match="op"):
+        build_verifier([{**SPEC, "then": {**opp, "op": "add", "fields": ["stage"]}}])
