@@ -184,7 +184,8 @@ class TableSpec(CheckSpec):
     Without heading and header it is the document's first table. Row keys are header texts (ignoring
     case); a plain value matches a cell that reads it or the same number however formatted ("$14,400.00"
     is 14400), a dict is a condition on the cell's text. ``contains_rows`` may be a task parameter
-    holding a list of such dicts. Each of ``rows``, every expected row and ``only`` is one check.
+    holding a list of such dicts (e.g. rows of an SQL parameter); ``columns`` then names the header
+    each of their keys stands for (``{product: "{{ cols.p }}", qty: Quantity}``). Each of ``rows``, every expected row and ``only`` is one check.
     """
 
     kind: Literal["table"] = "table"
@@ -195,6 +196,7 @@ class TableSpec(CheckSpec):
     rows: Count | None = None
     contains_rows: list[dict[str, str | int | float | bool | None | FieldCond]] | str = Field(default_factory=list)
     only: bool = False
+    columns: dict[str, str] = Field(default_factory=dict)  # a row key -> the header it names (e.g. SQL columns -> headers)
     documents_table: str = "drive_item"
     blocks_table: str = "drive_block"
 
@@ -268,9 +270,12 @@ class TableSpec(CheckSpec):
                                      passed=ok, expected=count.expected(), actual=len(body) if table else None, detail=problem or (None if ok else shown)))
         used: set[int] = set()
 
+        def col(k: str) -> str:
+            return str(env.resolve(self.columns[k])) if k in self.columns else k
+
         def row_ok(want: dict[str, Any], row: list[str]) -> bool:
             for k, cond in want.items():
-                i = cols.get(_norm(k))
+                i = cols.get(_norm(col(k)))
                 if i is None:
                     return False
                 if not cell_matches(cond, row[i] if i < len(row) else "", env):
@@ -278,14 +283,14 @@ class TableSpec(CheckSpec):
             return True
 
         for n, want in enumerate(expected):
-            phrase = ", ".join(f"{k} {_cond_phrase(v, env)}" for k, v in want.items())
-            missing = [k for k in want if _norm(k) not in cols]
+            phrase = ", ".join(f"{col(k)} {_cond_phrase(v, env)}" for k, v in want.items())
+            missing = [col(k) for k in want if _norm(col(k)) not in cols]
             hit = None if table is None or missing else next((i for i, r in enumerate(body) if i not in used and row_ok(want, r)), None)
             if hit is not None:
                 used.add(hit)
             detail = problem or (f"the table has no column {', '.join(missing)} (its header row: {' | '.join(head)})" if missing else None if hit is not None else shown)
             checks.append(self.check(f"row[{n}]", sentence=f"{subject} has a row with {phrase}", passed=hit is not None,
-                                     expected={k: (v.expected(env) if isinstance(v, FieldCond) else env.resolve(v)) for k, v in want.items()},
+                                     expected={col(k): (v.expected(env) if isinstance(v, FieldCond) else env.resolve(v)) for k, v in want.items()},
                                      actual=body[hit] if hit is not None else None, detail=detail))
         if self.only:
             extra = [r for i, r in enumerate(body) if i not in used and not any(row_ok(w, r) for w in expected)]

@@ -48,6 +48,11 @@ def test_rows_under_heading_and_by_header(world) -> None:
     assert verdict(world, contains_rows=[{"Phase": "Discovery"}]).passed
     # rows from a task parameter (e.g. the opportunity's line items)
     assert verdict(world, {"items": ROWS}, heading="Pricing", contains_rows="{{ items }}", only=True).passed
+    items = [{"name": "Cloud Suite", "qty": 12.0, "total": 14400.0}, {"name": "Onboarding", "qty": 1.0, "total": 2500.0}]
+    cols = {"name": "Product", "qty": "{{ q }}", "total": "amount"}
+    assert verdict(world, {"items": items, "q": "Quantity"}, heading="Pricing", contains_rows="{{ items }}", columns=cols, only=True).passed
+    items[1]["total"] = 2600.0
+    assert not verdict(world, {"items": items, "q": "Quantity"}, heading="Pricing", contains_rows="{{ items }}", columns=cols, only=True).passed
 
 
 def test_wrong_cell_extra_or_missing_row_and_wrong_heading_fail(world) -> None:

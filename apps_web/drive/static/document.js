@@ -50,6 +50,18 @@
   function insertTable(rows, cols) {
     atCursor();
     if (quill.getFormat().table) { state.textContent = "Tables can't be put inside a table. Move the cursor out of the table first."; return; }
+    // On a paragraph with text, the table goes below it (as Word splits there, the paragraph stays whole);
+    // on an empty one, the table takes its place above it.
+    const sel = quill.getSelection();
+    const [line] = quill.getLine(sel.index);
+    if (line && line.length() > 1) {
+      const at = line.offset(quill.scroll) + line.length();
+      if (at >= quill.getLength()) {  // the last paragraph: a new empty one below it to hold the table
+        quill.insertText(quill.getLength() - 1, "\n", "user");
+        quill.formatLine(at, 1, { header: false, list: false }, "user");
+      }
+      quill.setSelection(at, 0, "silent");
+    }
     tables.insertTable(rows, cols);
     const r = quill.getSelection();
     if (r) { lastRange = r; if (layoutBtn) layoutBtn.disabled = false; }
