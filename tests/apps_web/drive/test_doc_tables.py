@@ -98,6 +98,7 @@ def test_insert_table_type_with_tab_add_row_delete_column_and_download(page: Pag
 def test_insert_table_dialog_refuses_zero_rows(page: Page, live_host, world, me) -> None:
     did = new_document(page, live_host, world, me, "Staffing plan")
     page.locator(".ql-editor").click()
+    page.keyboard.type("Roles we are hiring for")  # a paragraph with text: the table goes below it, the paragraph whole
     page.get_by_role("button", name="Table", exact=True).click()
     page.get_by_role("menuitem", name="Insert Table...").click()
     dlg = page.get_by_role("dialog", name="Insert Table")
@@ -115,5 +116,5 @@ def test_insert_table_dialog_refuses_zero_rows(page: Page, live_host, world, me)
     page.keyboard.type("Role")
     page.get_by_role("button", name="Save").click()
     expect(page.locator("#save-state")).to_have_text("Saved")
-    assert table_block(world, did)[1] == "Role\t\t\t\n\t\t\t\n\t\t\t"
-    assert rows(world, "SELECT count(*) FROM drive_block WHERE item_id = ?", did) == [(1,)]
+    assert table_block(world, did)[:2] == (1, "Role\t\t\t\n\t\t\t\n\t\t\t")
+    assert rows(world, "SELECT style, text FROM drive_block WHERE item_id = ? ORDER BY position", did)[0] == ("Normal", "Roles we are hiring for")
