@@ -15,7 +15,7 @@ from .base import CheckSpec, Env
 from .conditions import OPERATORS, Count, FieldCond, InTable
 from .context import VerifyContext
 from .db import AllowedChange, ChangesSpec, ExpectedChange, StateSpec
-from .document import SectionSpec, section_text
+from .document import SectionSpec, TableSpec, section_text, table_rows
 from .judge import Judge, Judgement, JudgeRequest, JudgeSpec, default_judge, use_judge
 from .rubric import KINDS, AllSpec, AnyCheck, AnySpec, WeightedSpec
 from .spec import Verifier, VerifierSpec, VerifierSpecError, build_verifier
@@ -47,6 +47,7 @@ __all__ = [
     "Judgement",
     "Rect",
     "SectionSpec",
+    "TableSpec",
     "StateSpec",
     "Verdict",
     "Verifier",
@@ -61,6 +62,7 @@ __all__ = [
     "parse_number",
     "pixel_diff_ratio",
     "section_text",
+    "table_rows",
     "split_items",
     "ssim_score",
     "use_judge",

@@ -14,7 +14,7 @@ from pydantic import Field
 from .answer import AnswerSpec, InfeasibleSpec
 from .base import CheckSpec, Env
 from .db import ChangesSpec, StateSpec
-from .document import SectionSpec
+from .document import SectionSpec, TableSpec
 from .judge import JudgeSpec
 from .order import BeforeSpec
 from .values import EvaluationError
@@ -120,7 +120,7 @@ class WeightedSpec(GroupSpec):
 
 
 AnyCheck = Annotated[
-    Union[StateSpec, ChangesSpec, SectionSpec, AnswerSpec, InfeasibleSpec, VisualSpec, JudgeSpec, ForbiddenSpec, RouteSpec, BeforeSpec, AllSpec,
+    Union[StateSpec, ChangesSpec, SectionSpec, TableSpec, AnswerSpec, InfeasibleSpec, VisualSpec, JudgeSpec, ForbiddenSpec, RouteSpec, BeforeSpec, AllSpec,
           AnySpec, WeightedSpec],
     Field(discriminator="kind"),
 ]
@@ -129,6 +129,7 @@ KINDS: dict[str, type[CheckSpec]] = {
     "state": StateSpec,
     "changes": ChangesSpec,
     "section": SectionSpec,
+    "table": TableSpec,
     "answer": AnswerSpec,
     "infeasible": InfeasibleSpec,
     "visual": VisualSpec,

@@ -471,6 +471,8 @@ def suggest(session: Session, user: User, now: datetime, item: Item, block_posit
     blocks = documents.load(session, item.id)
     if not 0 <= block_position < len(blocks):
         raise DriveError("That paragraph isn't in the saved document. Save, then suggest again.")
+    if blocks[block_position]["style"] == documents.TABLE:
+        raise DriveError("Suggestions can't be made in a table yet. Edit the cell, or comment on its text.")
     if anchor == text:
         raise DriveError("The suggestion doesn't change anything.")
     para = documents.block_text(blocks[block_position])
@@ -501,6 +503,8 @@ def resolve_suggestion(session: Session, user: User, now: datetime, item: Item, 
         if s.block_position >= len(blocks):
             raise DriveError("The text this suggestion changes is no longer in the document. Reject it instead.")
         b = blocks[s.block_position]
+        if b["style"] == documents.TABLE:
+            raise DriveError("The text this suggestion changes is no longer in the document. Reject it instead.")
         at = documents.locate(documents.block_text(b), s.offset, s.anchor)
         if at is None:
             raise DriveError("The text this suggestion changes is no longer in the document. Reject it instead.")

@@ -197,6 +197,13 @@ def document_pdf(title: str, blocks: list[dict]) -> tuple[bytes, str]:
     width = WIDTH - 2 * MARGIN
     for i, b in enumerate(blocks):
         style = b.get("style", "Normal")
+        if style == "Table":
+            number = 0
+            if doc.pages[-1] and doc.y < HEIGHT - MARGIN:
+                doc.space(4)
+            text_lines += _table(doc, b.get("rows", []), width)
+            doc.space(8)
+            continue
         size, bold_style, rgb, before, after = _STYLE.get(style, _STYLE["Normal"])
         number = number + 1 if style == "List Number" else 0
         marker = "\u2022" if style == "List Bullet" else f"{number}." if style == "List Number" else ""
@@ -229,6 +236,46 @@ def document_pdf(title: str, blocks: list[dict]) -> tuple[bytes, str]:
         label = f"Page {n} of {total}"
         ops.append(f"BT 0.35 g /F1 9 Tf {(WIDTH - text_width(label, 9)) / 2:.2f} {_FOOTER_Y} Td {_literal(label)} Tj ET")
     return doc.to_bytes(), "\n".join(text_lines).strip("\n")
+
+
+_CELL_SIZE, _CELL_PAD = 10.5, 5
+
+
+def _table(doc: Pdf, rows: list[list[list[dict]]], width: float) -> list[str]:
+    """A table as Word's Table Grid draws it: equal columns the page's width, every cell bordered, a
+    row's text wrapped in its cell and the row as tall as its tallest cell; a row doesn't split across
+    pages. Returns the rows' texts (cells joined by tabs)."""
+    cols = max((len(r) for r in rows), default=0)
+    if not cols:
+        return []
+    colw = width / cols
+    leading = _CELL_SIZE * 1.3
+    out = []
+    for row in rows:
+        wrapped = [_wrap(_pieces(cell, False), _CELL_SIZE, colw - 2 * _CELL_PAD) if cell else [[]] for cell in row]
+        height = max(len(w) for w in wrapped) * leading + 2 * _CELL_PAD
+        doc._room(height)
+        top = doc.y
+        for c, lines in enumerate(wrapped):
+            y = top - _CELL_PAD
+            for line in lines:
+                y -= leading
+                x = MARGIN + c * colw + _CELL_PAD
+                for text, bold, italic, under in _merge(line):
+                    doc.text(x, y + 3, text, _CELL_SIZE, bold, italic=italic)
+                    w = text_width(text, _CELL_SIZE, bold)
+                    if under:
+                        doc.rule(y + 3 - _CELL_SIZE * 0.15, x, x + w, width=_CELL_SIZE / 18, gray=0.0)
+                    x += w
+        bottom = top - height
+        ops = doc.pages[-1]
+        ops.append(f"0.00 G 0.5 w {MARGIN:.2f} {bottom:.2f} {width:.2f} {height:.2f} re S")
+        for c in range(1, cols):
+            x = MARGIN + c * colw
+            ops.append(f"0.00 G 0.5 w {x:.2f} {top:.2f} m {x:.2f} {bottom:.2f} l S")
+        doc.y = bottom
+        out.append("\t".join(" ".join("".join(p[0] for p in ln) for ln in lines if ln) for lines in wrapped))
+    return out
 
 
 def _merge(line: list[tuple[str, bool, bool, bool]]) -> list[tuple[str, bool, bool, bool]]:

@@ -157,7 +157,7 @@ def test_readme_example_builds():
     text = (Path(__file__).resolve().parents[2] / "verifiers" / "README.md").read_text()
     block = text.split("```yaml\n", 1)[1].split("```", 1)[0]
     verifier = build_verifier(yaml.safe_load(block))
-    assert len(verifier.checks) == 11 and verifier.requires_judge
+    assert len(verifier.checks) == 12 and verifier.requires_judge
 
 
 def test_odd_data_never_crashes(world):

@@ -6,7 +6,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from ..documents import block_text, normalize
+from ..documents import block_text, normalize, runs_json
 from ..formulas import parse_ref
 from ..sheets import cell_rows, plain_text
 
@@ -53,7 +53,7 @@ class DriveBuilder:
         text = "\n".join(block_text(b) for b in blocks)
         item = self.item(site, parent, name, "document", owner, at, text=text, size=len(text.encode()), version=len(history) + 1, **extra)
         for pos, b in enumerate(blocks):
-            self.add("drive_block", item_id=item, position=pos, style=b["style"], text=block_text(b), runs=json.dumps(b["runs"], separators=(",", ":")))
+            self.add("drive_block", item_id=item, position=pos, style=b["style"], text=block_text(b), runs=runs_json(b))
         for n, (old, when, author) in enumerate(list(history) + [(blocks, at, owner)], start=1):
             snap = json.dumps({"blocks": normalize(old)})
             self.add("drive_version", item_id=item, number=n, content=snap, size=len(snap), author_id=author, created_at=when, note="")

@@ -209,7 +209,7 @@ def build_team_sites(b: DriveBuilder, ctx: SeedContext, people: list[dict], crm:
             b.folder(site, root, "Templates", owner["id"], when)
             b.folder(site, root, "Shared", owner["id"], when)
         elif dept == "Finance":
-            b.workbook(site, root, "FY Budget", owner["id"], when, [("Budget", budget_sheet(rng, sorted(depts))), ("Headcount", headcount_sheet(depts))])
+            b.workbook(site, root, "FY Budget", owner["id"], when, [("Budget", budget_sheet(rng, sorted(depts))), ("Headcount", headcount_sheet(depts, ctx.random("drive.headcount")))])
             b.folder(site, root, "Board Reporting", owner["id"], when)
         elif dept in ("IT", "Customer Support"):
             folder = b.folder(site, root, "Runbooks", owner["id"], when)
@@ -232,10 +232,20 @@ def budget_sheet(rng: random.Random, depts: list[str]) -> dict[str, str]:
     return cells
 
 
-def headcount_sheet(depts: dict[str, list[dict]]) -> dict[str, str]:
-    cells = {"A1": "Department", "B1": "Headcount", "C1": "Managers"}
+def headcount_sheet(depts: dict[str, list[dict]], rng: random.Random) -> dict[str, str]:
+    """HR's numbers per department, from the world's people: headcount, managers, the department's head
+    (its top person with the most direct reports in it), open roles (the plan, drawn with the seed)
+    and the headcount planned with them filled. Constants, no formulas in the department rows: tasks
+    sort and move these rows."""
+    cells = {"A1": "Department", "B1": "Headcount", "C1": "Managers", "D1": "Head of department", "E1": "Open roles", "F1": "Planned headcount"}
     for i, (d, members) in enumerate(sorted(depts.items()), start=2):
-        cells.update({f"A{i}": d, f"B{i}": str(len(members)), f"C{i}": str(sum(1 for m in members if "manager" in m["role"] or m["role"] == "admin"))})
+        ids = {m["id"] for m in members}
+        reports = {m["id"]: sum(1 for x in members if x["manager_id"] == m["id"]) for m in members}
+        tops = [m for m in members if m["manager_id"] not in ids] or members
+        head = max(tops, key=lambda m: (reports[m["id"]], -m["id"]))
+        opening = rng.choice([0, 0, 1, 1, 2, 3])
+        cells.update({f"A{i}": d, f"B{i}": str(len(members)), f"C{i}": str(sum(1 for m in members if "manager" in m["role"] or m["role"] == "admin")),
+                      f"D{i}": f"{head['first_name']} {head['last_name']}", f"E{i}": str(opening), f"F{i}": str(len(members) + opening)})
     n = len(depts) + 1
-    cells.update({f"A{n + 1}": "Total", f"B{n + 1}": f"=SUM(B2:B{n})", f"C{n + 1}": f"=SUM(C2:C{n})"})
+    cells.update({f"A{n + 1}": "Total", f"B{n + 1}": f"=SUM(B2:B{n})", f"C{n + 1}": f"=SUM(C2:C{n})", f"E{n + 1}": f"=SUM(E2:E{n})", f"F{n + 1}": f"=SUM(F2:F{n})"})
     return cells

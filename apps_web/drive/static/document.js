@@ -5,7 +5,20 @@
   const el = document.getElementById("editor");
   if (!el || !window.Quill) return;
   const readOnly = el.dataset.readonly === "true";
-  const quill = new Quill(el, { theme: "snow", readOnly, modules: { toolbar: readOnly ? false : "#toolbar", history: { delay: 0 } } });
+  // Tab moves to the next cell of a table, as in Word; Tab in the last cell adds a row below.
+  const tableTab = {
+    key: "Tab", shiftKey: null, format: ["table"],
+    handler(range, ctx) {
+      const cell = ctx.line, at = cell.offset(this.quill.scroll);
+      if (ctx.event.shiftKey) { if (at > 0) this.quill.setSelection(at - 1, "user"); return false; }
+      const row = cell.parent;
+      if (cell.next == null && row.next == null) this.quill.getModule("table").insertRowBelow();
+      this.quill.setSelection(at + cell.length(), "user");
+      return false;
+    },
+  };
+  const quill = new Quill(el, { theme: "snow", readOnly, modules: { toolbar: readOnly ? false : "#toolbar", history: { delay: 0 }, table: true,
+    keyboard: { bindings: { "table tab": tableTab } } } });
   // Quill's style picker replaces the <select>: give its items the names Word shows.
   document.querySelectorAll("#toolbar .ql-header .ql-picker-item").forEach((it) => {
     it.setAttribute("aria-label", it.dataset.value ? `Heading ${it.dataset.value}` : "Normal");
@@ -17,7 +30,85 @@
   const state = document.getElementById("save-state");
   let dirty = false, lastRange = null;
   quill.on("text-change", () => { dirty = true; state.textContent = "Unsaved changes"; });
-  quill.on("selection-change", (range) => { if (range) lastRange = range; });
+  const layoutBtn = document.getElementById("table-layout");
+  quill.on("selection-change", (range) => {
+    if (!range) return;
+    lastRange = range;
+    if (layoutBtn) layoutBtn.disabled = !quill.getFormat(range.index, 0).table;
+  });
+  // Tables: Insert > Table (a grid of columns x rows, or Insert Table... with the numbers) and the
+  // Table Layout menu on the cell with the cursor (rows and columns above/below/left/right, delete).
+  const tables = quill.getModule("table");
+  const closeMenu = (node) => {
+    const wrap = node.closest(".menu-wrap");
+    wrap.querySelector(".menu").hidden = true;
+    wrap.querySelector("[data-menu]").setAttribute("aria-expanded", "false");
+  };
+  // the cursor before the toolbar took the focus (Quill keeps it as the saved range)
+  const cursor = () => quill.selection.savedRange || lastRange;
+  const atCursor = () => { const r = cursor(); quill.setSelection(r ? r.index : quill.getLength() - 1, 0, "silent"); };
+  function insertTable(rows, cols) {
+    atCursor();
+    if (quill.getFormat().table) { state.textContent = "Tables can't be put inside a table. Move the cursor out of the table first."; return; }
+    // On a paragraph with text, the table goes below it (as Word splits there, the paragraph stays whole);
+    // on an empty one, the table takes its place above it.
+    const sel = quill.getSelection();
+    const [line] = quill.getLine(sel.index);
+    if (line && line.length() > 1) {
+      const at = line.offset(quill.scroll) + line.length();
+      if (at >= quill.getLength()) {  // the last paragraph: a new empty one below it to hold the table
+        quill.insertText(quill.getLength() - 1, "\n", "user");
+        quill.formatLine(at, 1, { header: false, list: false }, "user");
+      }
+      quill.setSelection(at, 0, "silent");
+    }
+    tables.insertTable(rows, cols);
+    const r = quill.getSelection();
+    if (r) { lastRange = r; if (layoutBtn) layoutBtn.disabled = false; }
+  }
+  const picker = document.querySelector(".table-picker");
+  if (picker && !readOnly) {
+    const label = document.getElementById("table-picker-label");
+    const cells = Array.from(picker.querySelectorAll(".table-grid button"));
+    const light = (rows, cols) => {
+      cells.forEach((b) => b.classList.toggle("on", +b.dataset.rows <= rows && +b.dataset.cols <= cols));
+      label.textContent = rows ? `${cols}x${rows} Table` : "Insert Table";
+    };
+    cells.forEach((b) => {
+      b.addEventListener("mouseenter", () => light(+b.dataset.rows, +b.dataset.cols));
+      b.addEventListener("focus", () => light(+b.dataset.rows, +b.dataset.cols));
+      b.addEventListener("click", () => { closeMenu(b); light(0, 0); insertTable(+b.dataset.rows, +b.dataset.cols); });
+    });
+    picker.addEventListener("mouseleave", () => light(0, 0));
+    const form = document.getElementById("insert-table-form");
+    form.addEventListener("submit", (ev) => {
+      const err = document.getElementById("insert-table-error");
+      const cols = document.getElementById("table-cols").value.trim(), rows = document.getElementById("table-rows").value.trim();
+      const bad = (v, max) => !/^\d+$/.test(v) || +v < 1 || +v > max;
+      if (bad(cols, 20)) { ev.preventDefault(); err.textContent = "The number of columns must be between 1 and 20."; document.getElementById("table-cols").focus(); return; }
+      if (bad(rows, 500)) { ev.preventDefault(); err.textContent = "The number of rows must be between 1 and 500."; document.getElementById("table-rows").focus(); return; }
+      err.textContent = "";
+      insertTable(+rows, +cols);
+      placeCursor = true;
+    });
+    // the dialog gives the focus back to its opener when it closes: put the cursor back in the table
+    let placeCursor = false;
+    document.getElementById("dlg-insert-table").addEventListener("close", () => {
+      if (placeCursor && lastRange) quill.setSelection(lastRange.index, 0, "user");
+      placeCursor = false;
+    });
+  }
+  document.querySelectorAll("[data-table-op]").forEach((b) => b.addEventListener("click", () => {
+    closeMenu(b);
+    const at = cursor();
+    if (!at) return;
+    quill.setSelection(at.index, at.length, "silent");
+    if (!quill.getFormat().table) { state.textContent = "Click in a table first."; return; }
+    tables[b.dataset.tableOp]();
+    const r = quill.getSelection();
+    if (r) lastRange = r;
+    if (layoutBtn) layoutBtn.disabled = !(r && quill.getFormat(r.index, 0).table);
+  }));
   async function save() {
     if (readOnly) return true;
     state.textContent = "Saving...";
@@ -98,10 +189,17 @@
   const sug = document.getElementById("new-suggestion");
   if (sug) sug.addEventListener("click", () => {
     const range = lastRange || { index: 0, length: 0 };
-    const before = quill.getText(0, range.index);
-    const line = before.split("\n").length - 1;
-    document.getElementById("suggest-block").value = line;
-    document.getElementById("suggest-offset").value = range.index - (before.lastIndexOf("\n") + 1);
+    // the paragraph's number among the saved blocks: a table (all its cells) is one block
+    const [here, offset] = quill.getLine(range.index);
+    let n = -1, prevTable = null;
+    for (const line of quill.getLines()) {
+      const table = line.statics.blotName === "table" ? line.parent.parent.parent : null;
+      if (!table || table !== prevTable) n += 1;
+      prevTable = table;
+      if (line === here) break;
+    }
+    document.getElementById("suggest-block").value = Math.max(n, 0);
+    document.getElementById("suggest-offset").value = offset;
     document.getElementById("suggest-anchor").value = range.length ? quill.getText(range.index, range.length) : "";
   });
   // Save as PDF draws the saved document: unsaved edits are saved first, as Word does before exporting.

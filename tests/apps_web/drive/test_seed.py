@@ -21,6 +21,15 @@ def test_deterministic_fast_and_consistent(store: WorldStore, tmp_path) -> None:
     other = store.create(seed=1)
     assert other.connect().execute("SELECT text FROM drive_item WHERE kind = 'document' ORDER BY id LIMIT 60").fetchall() != \
         a.connect().execute("SELECT text FROM drive_item WHERE kind = 'document' ORDER BY id LIMIT 60").fetchall()
+    # The Headcount sheet: counts from the people of each world, the heads and the plan vary with the seed.
+    heads = ("SELECT c.ref, c.input FROM drive_cell c JOIN drive_sheet s ON s.id = c.sheet_id WHERE s.name = 'Headcount' "
+             "AND c.row BETWEEN 2 AND 6 AND c.col IN (1, 2, 4, 5) ORDER BY c.row, c.col")
+    for w in (a, other):
+        with w.connect() as conn:
+            got = dict(conn.execute(heads).fetchall())
+            people = dict(conn.execute("SELECT department, count(*) FROM identity_user WHERE active GROUP BY department").fetchall())
+        assert {got[f"A{r}"]: int(got[f"B{r}"]) for r in range(2, 7)} == people
+    assert a.connect().execute(heads).fetchall() != other.connect().execute(heads).fetchall()
     # The generators run again (as the build does, before the rows other apps append last): the drive's
     # rows are the same, and its generator alone costs well under a second of CPU.
     from apps_web import registry
