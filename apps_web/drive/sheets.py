@@ -1,5 +1,7 @@
 """A spreadsheet's content: sheets and cells (input as typed, value computed by the formula engine),
-recalculated as a whole workbook on every edit, and .xlsx import/export (openpyxl)."""
+recalculated on every edit (the edited cells and their dependents; the whole workbook after
+structural changes: sort, sheet renames and deletions, a version restored, a circular reference),
+and .xlsx import/export (openpyxl)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import Any
 
 from sqlmodel import Session, delete, select
 
-from .formulas import CIRCULAR, XlError, col_name, display, parse_ref, recalculate, ref_name
+from .formulas import CIRCULAR, XlError, col_name, display, parse_ref, recalculate, recalculate_some, ref_name
 from .models import Cell, Sheet
 
 MAX_INPUT = 5_000
@@ -31,13 +33,23 @@ def check_sheet_name(name: str, taken: list[str]) -> str:
 
 
 def workbook_inputs(session: Session, item_id: int) -> tuple[list[Sheet], dict[str, dict[tuple[int, int], str]]]:
+    sheets, inputs, _stored = _load(session, item_id)
+    return sheets, inputs
+
+
+def _load(session: Session, item_id: int) -> tuple[list[Sheet], dict[str, dict[tuple[int, int], str]], list[tuple[Any, ...]]]:
+    """The workbook's sheets, its inputs by sheet name, and its stored cells as plain rows (id,
+    sheet_id, row, col, ref, input, value, number, error): read once per edit, with the driver's
+    cursor (a 2,000-cell workbook as ORM rows costs more than its recalculation)."""
     sheets = list(session.exec(select(Sheet).where(Sheet.item_id == item_id).order_by(Sheet.position)).all())
     by_id = {s.id: s.name for s in sheets}
     inputs: dict[str, dict[tuple[int, int], str]] = {s.name: {} for s in sheets}
-    # plain columns, not Cell objects: a 2,000-cell workbook is read on every edit
-    for sheet_id, row, col, text in session.exec(select(Cell.sheet_id, Cell.row, Cell.col, Cell.input).where(Cell.item_id == item_id)).all():
-        inputs[by_id[sheet_id]][(row, col)] = text
-    return sheets, inputs
+    session.flush()
+    stored = session.connection().exec_driver_sql(
+        "SELECT id, sheet_id, row, col, ref, input, value, number, error FROM drive_cell WHERE item_id = ?", (item_id,)).fetchall()
+    for row in stored:
+        inputs[by_id[row[1]]][(row[2], row[3])] = row[5]
+    return sheets, inputs, stored
 
 
 def computed(value: Any, circular: bool) -> tuple[str, float | None, str | None]:
@@ -65,8 +77,9 @@ def cell_rows(item_id: int, sheet_ids: dict[str, int], inputs: dict[str, dict[tu
 def apply_edits(session: Session, item_id: int, edits: list[tuple[str, str, str]]) -> tuple[list[Cell], str]:
     """Set cells ``(sheet name, ref, input)`` and recalculate; returns the cells whose value or input
     changed (for the grid to repaint) and the workbook's plain text (for search)."""
-    sheets, inputs = workbook_inputs(session, item_id)
+    sheets, inputs, stored = _load(session, item_id)
     names = {s.name.lower(): s.name for s in sheets}
+    touched: set[tuple[str, int, int]] = set()
     for sheet, ref, text in edits:
         real = names.get(sheet.lower())
         if real is None:
@@ -81,18 +94,47 @@ def apply_edits(session: Session, item_id: int, edits: list[tuple[str, str, str]
             inputs[real].pop((r, c), None)
         else:
             inputs[real][(r, c)] = text
+        touched.add((real, r, c))
     if sum(len(c) for c in inputs.values()) > MAX_CELLS:
         raise SheetError(f"A workbook holds at most {MAX_CELLS:,} filled cells.")
-    return sync(session, item_id, sheets, inputs)
+    return sync(session, item_id, sheets, inputs, touched, stored)
 
 
-def sync(session: Session, item_id: int, sheets: list[Sheet], inputs: dict[str, dict[tuple[int, int], str]]) -> tuple[list[Cell], str]:
+def changed_keys(before: dict[str, dict[tuple[int, int], str]], after: dict[str, dict[tuple[int, int], str]]) -> set[tuple[str, int, int]]:
+    """The cells whose input differs between two states of a workbook's inputs (same sheets)."""
+    out = set()
+    for sheet, cells in after.items():
+        old = before.get(sheet, {})
+        out |= {(sheet, r, c) for (r, c), t in cells.items() if old.get((r, c)) != t}
+        out |= {(sheet, r, c) for (r, c) in old if (r, c) not in cells}
+    return out
+
+
+def sync(session: Session, item_id: int, sheets: list[Sheet], inputs: dict[str, dict[tuple[int, int], str]],
+         touched: set[tuple[str, int, int]] | None = None, stored: list[tuple[Any, ...]] | None = None) -> tuple[list[Cell], str]:
+    """Store the workbook's inputs and computed values. With ``touched`` (the cells whose input was
+    set), only they and their dependents are recalculated, unless the workbook has or gets a circular
+    reference; without it the whole workbook is."""
     ids = {s.name: s.id for s in sheets}
-    new = {(row["sheet_id"], row["row"], row["col"]): row for row in cell_rows(item_id, ids, inputs)}
-    changed: list[Cell] = []
     # Compare plain columns; only the cells that change are loaded as objects.
-    stored = session.exec(select(Cell.id, Cell.sheet_id, Cell.row, Cell.col, Cell.ref, Cell.input, Cell.value, Cell.number, Cell.error)
-                          .where(Cell.item_id == item_id)).all()
+    if stored is None:
+        stored = _load(session, item_id)[2]
+    new: dict[tuple[int, int, int], dict[str, Any]] | None = None
+    if touched is not None and not any(row[8] == CIRCULAR for row in stored):
+        values = recalculate_some(inputs, touched)
+        if values is not None:
+            new = {}
+            for (sheet, r, c), v in values.items():
+                text = inputs[sheet].get((r, c))
+                if text is not None:
+                    shown, num, err = computed(v, False)
+                    new[(ids[sheet], r, c)] = {"sheet_id": ids[sheet], "item_id": item_id, "row": r, "col": c, "ref": ref_name(r, c),
+                                               "input": text, "value": shown, "number": num, "error": err}
+            gone = {(ids[sheet], r, c) for (sheet, r, c) in values if (r, c) not in inputs[sheet]}
+            stored = [row for row in stored if (row[1], row[2], row[3]) in new or (row[1], row[2], row[3]) in gone]
+    if new is None:
+        new = {(row["sheet_id"], row["row"], row["col"]): row for row in cell_rows(item_id, ids, inputs)}
+    changed: list[Cell] = []
     for cid, sheet_id, r, c, ref, text, value, number, error in stored:
         row = new.pop((sheet_id, r, c), None)
         if row is None:
@@ -108,6 +150,8 @@ def sync(session: Session, item_id: int, sheets: list[Sheet], inputs: dict[str, 
         cell = Cell(**row)
         session.add(cell)
         changed.append(cell)
+    # the version snapshot taken next (library.touch) reads these inputs instead of the table again
+    session.info.setdefault("drive_inputs", {})[item_id] = inputs
     return changed, plain_text(inputs)
 
 
@@ -115,11 +159,16 @@ def plain_text(inputs: dict[str, dict[tuple[int, int], str]]) -> str:
     return "\n".join(t for cells in inputs.values() for _k, t in sorted(cells.items()) if not t.startswith("="))
 
 
-def snapshot(session: Session, item_id: int) -> dict[str, Any]:
-    """The workbook's content as a version keeps it: each sheet's inputs, and its charts when it has any."""
+def snapshot(session: Session, item_id: int, inputs: dict[str, dict[tuple[int, int], str]] | None = None) -> dict[str, Any]:
+    """The workbook's content as a version keeps it: each sheet's inputs (``inputs``: as the caller
+    just stored them), and its charts when it has any."""
     from .models import Chart
 
-    sheets, inputs = workbook_inputs(session, item_id)
+    inputs = inputs or session.info.get("drive_inputs", {}).pop(item_id, None)
+    if inputs is None:
+        sheets, inputs = workbook_inputs(session, item_id)
+    else:
+        sheets = list(session.exec(select(Sheet).where(Sheet.item_id == item_id).order_by(Sheet.position)).all())
     charts: dict[int, list[dict[str, Any]]] = {}
     for ch in session.exec(select(Chart).where(Chart.item_id == item_id).order_by(Chart.id)).all():
         charts.setdefault(ch.sheet_id, []).append({"kind": ch.kind, "source": ch.source, "title": ch.title, "anchor": ch.anchor,
