@@ -35,23 +35,30 @@ def check_sheet_name(name: str, taken: list[str]) -> str:
 
 
 def workbook_inputs(session: Session, item_id: int) -> tuple[list[Sheet], dict[str, dict[tuple[int, int], str]]]:
-    sheets, inputs, _stored = _load(session, item_id)
+    sheets, inputs, _stored = _load(session, item_id, stored=False)
     return sheets, inputs
 
 
-def _load(session: Session, item_id: int) -> tuple[list[Sheet], dict[str, dict[tuple[int, int], str]], list[tuple[Any, ...]]]:
-    """The workbook's sheets, its inputs by sheet name, and its stored cells as plain rows (id,
-    sheet_id, row, col, ref, input, value, number, error): read once per edit, with the driver's
-    cursor (a 2,000-cell workbook as ORM rows costs more than its recalculation)."""
+_CELL_COLUMNS = "id, sheet_id, row, col, ref, input, value, number, error"
+
+
+def _load(session: Session, item_id: int, stored: bool = True) -> tuple[list[Sheet], dict[str, dict[tuple[int, int], str]], list[tuple[Any, ...]]]:
+    """The workbook's sheets, its inputs by sheet name, and (``stored``) its stored cells as plain
+    rows (id, sheet_id, row, col, ref, input, value, number, error): read once per edit, with the
+    driver's cursor (a 2,000-cell workbook as ORM rows costs more than its recalculation)."""
     sheets = list(session.exec(select(Sheet).where(Sheet.item_id == item_id).order_by(Sheet.position)).all())
     by_id = {s.id: s.name for s in sheets}
     inputs: dict[str, dict[tuple[int, int], str]] = {s.name: {} for s in sheets}
     session.flush()
-    stored = session.connection().exec_driver_sql(
-        "SELECT id, sheet_id, row, col, ref, input, value, number, error FROM drive_cell WHERE item_id = ?", (item_id,)).fetchall()
-    for row in stored:
-        inputs[by_id[row[1]]][(row[2], row[3])] = row[5]
-    return sheets, inputs, stored
+    conn = session.connection()
+    if stored:
+        rows = conn.exec_driver_sql(f"SELECT {_CELL_COLUMNS} FROM drive_cell WHERE item_id = ?", (item_id,)).fetchall()
+        for row in rows:
+            inputs[by_id[row[1]]][(row[2], row[3])] = row[5]
+        return sheets, inputs, rows
+    for sheet_id, r, c, text in conn.exec_driver_sql("SELECT sheet_id, row, col, input FROM drive_cell WHERE item_id = ?", (item_id,)):
+        inputs[by_id[sheet_id]][(r, c)] = text
+    return sheets, inputs, []
 
 
 def computed(value: Any, circular: bool) -> tuple[str, float | None, str | None]:
@@ -79,7 +86,7 @@ def cell_rows(item_id: int, sheet_ids: dict[str, int], inputs: dict[str, dict[tu
 def apply_edits(session: Session, item_id: int, edits: list[tuple[str, str, str]]) -> tuple[list[Cell], str]:
     """Set cells ``(sheet name, ref, input)`` and recalculate; returns the cells whose value or input
     changed (for the grid to repaint) and the workbook's plain text (for search)."""
-    sheets, inputs, stored = _load(session, item_id)
+    sheets, inputs, _stored = _load(session, item_id, stored=False)
     names = {s.name.lower(): s.name for s in sheets}
     touched: set[tuple[str, int, int]] = set()
     for sheet, ref, text in edits:
@@ -99,7 +106,7 @@ def apply_edits(session: Session, item_id: int, edits: list[tuple[str, str, str]
         touched.add((real, r, c))
     if sum(len(c) for c in inputs.values()) > MAX_CELLS:
         raise SheetError(f"A workbook holds at most {MAX_CELLS:,} filled cells.")
-    return sync(session, item_id, sheets, inputs, touched, stored)
+    return sync(session, item_id, sheets, inputs, touched)
 
 
 def changed_keys(before: dict[str, dict[tuple[int, int], str]], after: dict[str, dict[tuple[int, int], str]]) -> set[tuple[str, int, int]]:
@@ -118,11 +125,10 @@ def sync(session: Session, item_id: int, sheets: list[Sheet], inputs: dict[str, 
     set), only they and their dependents are recalculated, unless the workbook has or gets a circular
     reference; without it the whole workbook is."""
     ids = {s.name: s.id for s in sheets}
-    # Compare plain columns; only the cells that change are loaded as objects.
-    if stored is None:
-        stored = _load(session, item_id)[2]
+    conn = session.connection()
     new: dict[tuple[int, int, int], dict[str, Any]] | None = None
-    if touched is not None and not any(row[8] == CIRCULAR for row in stored):
+    if touched is not None and stored is None and conn.exec_driver_sql(
+            "SELECT 1 FROM drive_cell WHERE item_id = ? AND error = ? LIMIT 1", (item_id, CIRCULAR)).first() is None:
         values = recalculate_some(inputs, touched)
         if values is not None:
             new = {}
@@ -132,9 +138,18 @@ def sync(session: Session, item_id: int, sheets: list[Sheet], inputs: dict[str, 
                     shown, num, err = computed(v, False)
                     new[(ids[sheet], r, c)] = {"sheet_id": ids[sheet], "item_id": item_id, "row": r, "col": c, "ref": ref_name(r, c),
                                                "input": text, "value": shown, "number": num, "error": err}
-            gone = {(ids[sheet], r, c) for (sheet, r, c) in values if (r, c) not in inputs[sheet]}
-            stored = [row for row in stored if (row[1], row[2], row[3]) in new or (row[1], row[2], row[3]) in gone]
+            # only the recalculated cells' stored rows are read (by reference, then by sheet)
+            keys = {(ids[sheet], r, c) for (sheet, r, c) in values}
+            refs = sorted({ref_name(r, c) for (_s, r, c) in keys})
+            stored = []
+            for i in range(0, len(refs), 500):
+                chunk = refs[i:i + 500]
+                stored += [row for row in conn.exec_driver_sql(
+                    f"SELECT {_CELL_COLUMNS} FROM drive_cell WHERE item_id = ? AND ref IN ({','.join('?' * len(chunk))})", (item_id, *chunk))
+                    if (row[1], row[2], row[3]) in keys]
     if new is None:
+        if stored is None:
+            stored = _load(session, item_id)[2]
         new = {(row["sheet_id"], row["row"], row["col"]): row for row in cell_rows(item_id, ids, inputs)}
     changed: list[Cell] = []
     for cid, sheet_id, r, c, ref, text, value, number, error in stored:
