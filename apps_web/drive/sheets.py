@@ -109,16 +109,6 @@ def apply_edits(session: Session, item_id: int, edits: list[tuple[str, str, str]
     return sync(session, item_id, sheets, inputs, touched)
 
 
-def changed_keys(before: dict[str, dict[tuple[int, int], str]], after: dict[str, dict[tuple[int, int], str]]) -> set[tuple[str, int, int]]:
-    """The cells whose input differs between two states of a workbook's inputs (same sheets)."""
-    out = set()
-    for sheet, cells in after.items():
-        old = before.get(sheet, {})
-        out |= {(sheet, r, c) for (r, c), t in cells.items() if old.get((r, c)) != t}
-        out |= {(sheet, r, c) for (r, c) in old if (r, c) not in cells}
-    return out
-
-
 def sync(session: Session, item_id: int, sheets: list[Sheet], inputs: dict[str, dict[tuple[int, int], str]],
          touched: set[tuple[str, int, int]] | None = None, stored: list[tuple[Any, ...]] | None = None) -> tuple[list[Cell], str]:
     """Store the workbook's inputs and computed values. With ``touched`` (the cells whose input was
@@ -602,15 +592,17 @@ def _fill(session: Session, item_id: int, sheet: Sheet, rng: tuple[int, int, int
                          else "There's nothing left of the selection to fill right from.")
     sheets, inputs = workbook_inputs(session, item_id)
     cells = inputs[sheet.name]
+    touched = set()
     for c in range(c1, c2 + 1):
         at = (lambda r: (r, c)) if down else (lambda r: (c, r))  # noqa: B023 - used within this iteration
         text = cells.get(at(src))
         for r in range(src + 1, r2 + 1):
+            touched.add((sheet.name, *at(r)))
             if text is None:
                 cells.pop(at(r), None)
             else:
                 cells[at(r)] = shift_refs(text, r - src, 0) if down else shift_refs(text, 0, r - src)
-    return sync(session, item_id, sheets, inputs)
+    return sync(session, item_id, sheets, inputs, touched)
 
 
 def paste(session: Session, item_id: int, sheet: Sheet, at: tuple[int, int], rows: list[list[str]],
@@ -622,6 +614,7 @@ def paste(session: Session, item_id: int, sheet: Sheet, at: tuple[int, int], row
     sheets, inputs = workbook_inputs(session, item_id)
     cells = inputs[sheet.name]
     r0, c0 = at
+    touched = set()
     for i, values in enumerate(rows):
         for j, text in enumerate(values):
             text = text.strip() if not text.startswith("=") else text
@@ -629,10 +622,11 @@ def paste(session: Session, item_id: int, sheet: Sheet, at: tuple[int, int], row
                 raise SheetError(f"A cell holds at most {MAX_INPUT:,} characters.")
             if origin is not None:
                 text = shift_refs(text, r0 - origin[0], c0 - origin[1])
+            touched.add((sheet.name, r0 + i, c0 + j))
             if text == "":
                 cells.pop((r0 + i, c0 + j), None)
             else:
                 cells[(r0 + i, c0 + j)] = text
     if sum(len(c) for c in inputs.values()) > MAX_CELLS:
         raise SheetError(f"A workbook holds at most {MAX_CELLS:,} filled cells.")
-    return sync(session, item_id, sheets, inputs)
+    return sync(session, item_id, sheets, inputs, touched)

@@ -1,6 +1,6 @@
 """A cell edit recalculates only the edited cells and their dependents; the stored values must stay
-exactly what a recalculation of the whole workbook gives. Random edits (a fixed RNG) of every seeded
-workbook of a world, through the same code the editor's route runs, each compared with a full
+exactly what a recalculation of the whole workbook gives. Random edits, fills and pastes (a fixed RNG)
+of each kind of seeded workbook of a world, through the same code the editor's route runs, each compared with a full
 recalculation of the same inputs, and the cells the edit reports (the grid's repaint list) with the
 rows that really changed."""
 
@@ -86,7 +86,20 @@ def test_random_edits_match_a_full_recalculation(store):
                 for _ in range(rng.choice([1, 1, 1, 2, 3])):
                     sheet = rng.choice(names)
                     batch.append((sheet, ref_name(rng.randint(1, rows), rng.randint(1, cols)), _random_input(rng, names, sheet, rows, cols)))
-                changed, _text = sh.apply_edits(session, item.id, batch)
+                how = rng.randrange(5)
+                if how == 0:  # Ctrl+D over a few rows
+                    r, c = rng.randint(1, rows - 3), rng.randint(1, cols)
+                    target = sheets[0]
+                    batch = [("fill", target.name, ref_name(r, c), ref_name(r + 3, c))]
+                    changed, _text = sh.fill_down(session, item.id, target, (r, c, r + 3, c))
+                elif how == 1:  # Ctrl+V of a 2x2 block of values and formulas
+                    target = rng.choice(sheets)
+                    values = [[_random_input(rng, names, target.name, rows, cols) for _ in range(2)] for _ in range(2)]
+                    at = (rng.randint(1, rows), rng.randint(1, cols))
+                    batch = [("paste", target.name, ref_name(*at), values)]
+                    changed, _text = sh.paste(session, item.id, target, at, values)
+                else:
+                    changed, _text = sh.apply_edits(session, item.id, batch)
                 after = _state(session, item.id)
                 assert after == _full(session, item.id), f"{item.name}: {batch} left values a full recalculation doesn't give"
                 moved = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
