@@ -214,6 +214,48 @@ def parse_formula(formula: str, sheet: str):  # noqa: ANN201
     return Parser(tokenize(formula), sheet).parse()
 
 
+_PARSED: dict[tuple[str, str], Any] = {}
+
+
+def parsed(formula: str, sheet: str):  # noqa: ANN201
+    """``parse_formula`` remembered across calls (a workbook's formulas are parsed once per process,
+    not on every edit); an XlError of a text that is no formula is remembered and raised again."""
+    key = (formula, sheet)
+    tree = _PARSED.get(key)
+    if tree is None:
+        try:
+            tree = parse_formula(formula, sheet)
+        except XlError as e:
+            tree = e
+        if len(_PARSED) > 200_000:
+            _PARSED.clear()
+        _PARSED[key] = tree
+    if isinstance(tree, XlError):
+        raise XlError(tree.code)
+    return tree
+
+
+def precedents(tree) -> list[tuple[str, int, int, int | None, int]]:  # noqa: ANN001
+    """The areas a formula's tree reads: (sheet as written, first row, first col, last row or None
+    for whole columns, last col)."""
+    out: list[tuple[str, int, int, int | None, int]] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        kind = node[0]
+        if kind == "ref":
+            out.append((node[1], node[2], node[3], node[2], node[3]))
+        elif kind == "range":
+            out.append(node[1:])
+        elif kind in ("neg", "pct"):
+            stack.append(node[1])
+        elif kind == "bin":
+            stack.extend((node[2], node[3]))
+        elif kind == "call":
+            stack.extend(node[2])
+    return out
+
+
 # -- values -------------------------------------------------------------------------------------
 def literal(text: str) -> Any:
     """What typing ``text`` into a cell stores: a number, a boolean, an error or text."""
@@ -305,7 +347,6 @@ class Workbook:
         self.circular: set[tuple[str, int, int]] = set()
         self._stack: list[tuple[str, int, int]] = []
         self._on_stack: set[tuple[str, int, int]] = set()
-        self._trees: dict[tuple[str, int, int], Any] = {}
 
     def sheet_name(self, name: str) -> str:
         real = self.upper.get(name.upper())
@@ -332,9 +373,7 @@ class Workbook:
         self._on_stack.add(key)
         try:
             try:
-                tree = self._trees.get(key) or parse_formula(text[1:], sheet)
-                self._trees[key] = tree
-                v = self.eval(tree)
+                v = self.eval(parsed(text[1:], sheet))
                 if isinstance(v, Range):
                     v = v.values[0][0] if v.values and v.values[0] else None
                 if v is None:
@@ -797,5 +836,79 @@ def recalculate(inputs: dict[str, dict[tuple[int, int], str]]) -> tuple[dict[tup
     return values, wb.circular
 
 
+class Dependents:
+    """The dependency graph of a workbook's formulas, read backwards: which formula cells read a cell
+    (a reference, a range holding it, a whole column of its sheet). Formulas naming a sheet the
+    workbook doesn't have are recalculated on every change (a sheet of that name may have appeared)."""
+
+    def __init__(self, inputs: dict[str, dict[tuple[int, int], str]]) -> None:
+        upper = {name.upper(): name for name in inputs}
+        self.single: dict[tuple[str, int, int], list[tuple[str, int, int]]] = {}
+        self.by_col: dict[tuple[str, int], list[tuple[int, int, tuple[str, int, int]]]] = {}
+        self.whole: dict[str, list[tuple[str, int, int]]] = {}
+        self.always: list[tuple[str, int, int]] = []
+        for sheet, cells in inputs.items():
+            for (r, c), text in cells.items():
+                if not text.startswith("=") or len(text) == 1:
+                    continue
+                key = (sheet, r, c)
+                try:
+                    areas = precedents(parsed(text[1:], sheet))
+                except XlError:
+                    continue  # a constant error
+                for name, r1, c1, r2, c2 in areas:
+                    real = upper.get(name.upper())
+                    if real is None:
+                        self.always.append(key)
+                    elif r2 is None:
+                        self.whole.setdefault(real, []).append(key)
+                    elif r1 == r2 and c1 == c2:
+                        self.single.setdefault((real, r1, c1), []).append(key)
+                    else:
+                        for col in range(c1, c2 + 1):
+                            self.by_col.setdefault((real, col), []).append((r1, r2, key))
+
+    def of(self, sheet: str, row: int, col: int) -> Iterable[tuple[str, int, int]]:
+        """The formula cells that read this cell directly."""
+        yield from self.single.get((sheet, row, col), ())
+        for r1, r2, key in self.by_col.get((sheet, col), ()):
+            if r1 <= row <= r2:
+                yield key
+        yield from self.whole.get(sheet, ())
+
+    def closure(self, changed: Iterable[tuple[str, int, int]]) -> set[tuple[str, int, int]]:
+        """The changed cells and every cell that depends on them, directly or not."""
+        seen = set(changed) | set(self.always)
+        todo = list(seen)
+        while todo:
+            for dep in self.of(*todo.pop()):
+                if dep not in seen:
+                    seen.add(dep)
+                    todo.append(dep)
+        return seen
+
+
+def recalculate_some(inputs: dict[str, dict[tuple[int, int], str]], changed: Iterable[tuple[str, int, int]]
+                     ) -> dict[tuple[str, int, int], Any] | None:
+    """The values of the changed cells and of their dependents (the rest of the workbook keeps its
+    values), evaluating only what they read. None when a circular reference is met: the caller then
+    recalculates the whole workbook, which reports the loop as Excel does."""
+    dirty = Dependents(inputs).closure(changed)
+    wb = Workbook(inputs)
+    out: dict[tuple[str, int, int], Any] = {}
+    for key in sorted(dirty):
+        sheet, r, c = key
+        if (r, c) not in inputs.get(sheet, {}):
+            out[key] = None  # cleared
+            continue
+        try:
+            out[key] = wb.value(sheet, r, c)
+        except Circular:
+            return None
+    if wb.circular:
+        return None
+    return out
+
+
 __all__ = ["CIRCULAR", "FUNCTIONS", "XlError", "col_name", "col_number", "display", "literal", "parse_formula", "parse_ref",
-           "recalculate", "ref_name"]
+           "recalculate", "recalculate_some", "ref_name"]

@@ -1,15 +1,19 @@
 """A spreadsheet's content: sheets and cells (input as typed, value computed by the formula engine),
-recalculated as a whole workbook on every edit, and .xlsx import/export (openpyxl)."""
+recalculated on every edit (the edited cells and their dependents; the whole workbook after
+structural changes: sort, sheet renames and deletions, a version restored, a circular reference),
+and .xlsx import/export (openpyxl)."""
 
 from __future__ import annotations
 
 import io
 import re
-from typing import Any
+from typing import Any, NamedTuple
+
+from markupsafe import Markup, escape
 
 from sqlmodel import Session, delete, select
 
-from .formulas import CIRCULAR, XlError, col_name, display, parse_ref, recalculate, ref_name
+from .formulas import CIRCULAR, XlError, col_name, display, parse_ref, recalculate, recalculate_some, ref_name
 from .models import Cell, Sheet
 
 MAX_INPUT = 5_000
@@ -31,13 +35,30 @@ def check_sheet_name(name: str, taken: list[str]) -> str:
 
 
 def workbook_inputs(session: Session, item_id: int) -> tuple[list[Sheet], dict[str, dict[tuple[int, int], str]]]:
+    sheets, inputs, _stored = _load(session, item_id, stored=False)
+    return sheets, inputs
+
+
+_CELL_COLUMNS = "id, sheet_id, row, col, ref, input, value, number, error"
+
+
+def _load(session: Session, item_id: int, stored: bool = True) -> tuple[list[Sheet], dict[str, dict[tuple[int, int], str]], list[tuple[Any, ...]]]:
+    """The workbook's sheets, its inputs by sheet name, and (``stored``) its stored cells as plain
+    rows (id, sheet_id, row, col, ref, input, value, number, error): read once per edit, with the
+    driver's cursor (a 2,000-cell workbook as ORM rows costs more than its recalculation)."""
     sheets = list(session.exec(select(Sheet).where(Sheet.item_id == item_id).order_by(Sheet.position)).all())
     by_id = {s.id: s.name for s in sheets}
     inputs: dict[str, dict[tuple[int, int], str]] = {s.name: {} for s in sheets}
-    # plain columns, not Cell objects: a 2,000-cell workbook is read on every edit
-    for sheet_id, row, col, text in session.exec(select(Cell.sheet_id, Cell.row, Cell.col, Cell.input).where(Cell.item_id == item_id)).all():
-        inputs[by_id[sheet_id]][(row, col)] = text
-    return sheets, inputs
+    session.flush()
+    conn = session.connection()
+    if stored:
+        rows = conn.exec_driver_sql(f"SELECT {_CELL_COLUMNS} FROM drive_cell WHERE item_id = ?", (item_id,)).fetchall()
+        for row in rows:
+            inputs[by_id[row[1]]][(row[2], row[3])] = row[5]
+        return sheets, inputs, rows
+    for sheet_id, r, c, text in conn.exec_driver_sql("SELECT sheet_id, row, col, input FROM drive_cell WHERE item_id = ?", (item_id,)):
+        inputs[by_id[sheet_id]][(r, c)] = text
+    return sheets, inputs, []
 
 
 def computed(value: Any, circular: bool) -> tuple[str, float | None, str | None]:
@@ -65,8 +86,9 @@ def cell_rows(item_id: int, sheet_ids: dict[str, int], inputs: dict[str, dict[tu
 def apply_edits(session: Session, item_id: int, edits: list[tuple[str, str, str]]) -> tuple[list[Cell], str]:
     """Set cells ``(sheet name, ref, input)`` and recalculate; returns the cells whose value or input
     changed (for the grid to repaint) and the workbook's plain text (for search)."""
-    sheets, inputs = workbook_inputs(session, item_id)
+    sheets, inputs, _stored = _load(session, item_id, stored=False)
     names = {s.name.lower(): s.name for s in sheets}
+    touched: set[tuple[str, int, int]] = set()
     for sheet, ref, text in edits:
         real = names.get(sheet.lower())
         if real is None:
@@ -81,18 +103,45 @@ def apply_edits(session: Session, item_id: int, edits: list[tuple[str, str, str]
             inputs[real].pop((r, c), None)
         else:
             inputs[real][(r, c)] = text
+        touched.add((real, r, c))
     if sum(len(c) for c in inputs.values()) > MAX_CELLS:
         raise SheetError(f"A workbook holds at most {MAX_CELLS:,} filled cells.")
-    return sync(session, item_id, sheets, inputs)
+    return sync(session, item_id, sheets, inputs, touched)
 
 
-def sync(session: Session, item_id: int, sheets: list[Sheet], inputs: dict[str, dict[tuple[int, int], str]]) -> tuple[list[Cell], str]:
+def sync(session: Session, item_id: int, sheets: list[Sheet], inputs: dict[str, dict[tuple[int, int], str]],
+         touched: set[tuple[str, int, int]] | None = None, stored: list[tuple[Any, ...]] | None = None) -> tuple[list[Cell], str]:
+    """Store the workbook's inputs and computed values. With ``touched`` (the cells whose input was
+    set), only they and their dependents are recalculated, unless the workbook has or gets a circular
+    reference; without it the whole workbook is."""
     ids = {s.name: s.id for s in sheets}
-    new = {(row["sheet_id"], row["row"], row["col"]): row for row in cell_rows(item_id, ids, inputs)}
+    conn = session.connection()
+    new: dict[tuple[int, int, int], dict[str, Any]] | None = None
+    if touched is not None and stored is None and conn.exec_driver_sql(
+            "SELECT 1 FROM drive_cell WHERE item_id = ? AND error = ? LIMIT 1", (item_id, CIRCULAR)).first() is None:
+        values = recalculate_some(inputs, touched)
+        if values is not None:
+            new = {}
+            for (sheet, r, c), v in values.items():
+                text = inputs[sheet].get((r, c))
+                if text is not None:
+                    shown, num, err = computed(v, False)
+                    new[(ids[sheet], r, c)] = {"sheet_id": ids[sheet], "item_id": item_id, "row": r, "col": c, "ref": ref_name(r, c),
+                                               "input": text, "value": shown, "number": num, "error": err}
+            # only the recalculated cells' stored rows are read (by reference, then by sheet)
+            keys = {(ids[sheet], r, c) for (sheet, r, c) in values}
+            refs = sorted({ref_name(r, c) for (_s, r, c) in keys})
+            stored = []
+            for i in range(0, len(refs), 500):
+                chunk = refs[i:i + 500]
+                stored += [row for row in conn.exec_driver_sql(
+                    f"SELECT {_CELL_COLUMNS} FROM drive_cell WHERE item_id = ? AND ref IN ({','.join('?' * len(chunk))})", (item_id, *chunk))
+                    if (row[1], row[2], row[3]) in keys]
+    if new is None:
+        if stored is None:
+            stored = _load(session, item_id)[2]
+        new = {(row["sheet_id"], row["row"], row["col"]): row for row in cell_rows(item_id, ids, inputs)}
     changed: list[Cell] = []
-    # Compare plain columns; only the cells that change are loaded as objects.
-    stored = session.exec(select(Cell.id, Cell.sheet_id, Cell.row, Cell.col, Cell.ref, Cell.input, Cell.value, Cell.number, Cell.error)
-                          .where(Cell.item_id == item_id)).all()
     for cid, sheet_id, r, c, ref, text, value, number, error in stored:
         row = new.pop((sheet_id, r, c), None)
         if row is None:
@@ -108,6 +157,8 @@ def sync(session: Session, item_id: int, sheets: list[Sheet], inputs: dict[str, 
         cell = Cell(**row)
         session.add(cell)
         changed.append(cell)
+    # the version snapshot taken next (library.touch) reads these inputs instead of the table again
+    session.info.setdefault("drive_inputs", {})[item_id] = inputs
     return changed, plain_text(inputs)
 
 
@@ -115,11 +166,16 @@ def plain_text(inputs: dict[str, dict[tuple[int, int], str]]) -> str:
     return "\n".join(t for cells in inputs.values() for _k, t in sorted(cells.items()) if not t.startswith("="))
 
 
-def snapshot(session: Session, item_id: int) -> dict[str, Any]:
-    """The workbook's content as a version keeps it: each sheet's inputs, and its charts when it has any."""
+def snapshot(session: Session, item_id: int, inputs: dict[str, dict[tuple[int, int], str]] | None = None) -> dict[str, Any]:
+    """The workbook's content as a version keeps it: each sheet's inputs (``inputs``: as the caller
+    just stored them), and its charts when it has any."""
     from .models import Chart
 
-    sheets, inputs = workbook_inputs(session, item_id)
+    inputs = inputs or session.info.get("drive_inputs", {}).pop(item_id, None)
+    if inputs is None:
+        sheets, inputs = workbook_inputs(session, item_id)
+    else:
+        sheets = list(session.exec(select(Sheet).where(Sheet.item_id == item_id).order_by(Sheet.position)).all())
     charts: dict[int, list[dict[str, Any]]] = {}
     for ch in session.exec(select(Chart).where(Chart.item_id == item_id).order_by(Chart.id)).all():
         charts.setdefault(ch.sheet_id, []).append({"kind": ch.kind, "source": ch.source, "title": ch.title, "anchor": ch.anchor,
@@ -159,11 +215,55 @@ def restore(session: Session, item_id: int, snap: dict[str, Any]) -> str:
     return plain_text(inputs)
 
 
+class GridCell(NamedTuple):
+    row: int
+    col: int
+    ref: str
+    input: str
+    value: str
+    number: float | None
+    error: str | None
+
+
 def grid(session: Session, sheet: Sheet) -> dict[str, Any]:
-    cells = session.exec(select(Cell).where(Cell.sheet_id == sheet.id)).all()
+    session.flush()
+    cells = [GridCell(*r) for r in session.connection().exec_driver_sql(
+        "SELECT row, col, ref, input, value, number, error FROM drive_cell WHERE sheet_id = ?", (sheet.id,)).fetchall()]
     rows = max([c.row for c in cells] + [30]) + 5
     cols = max([c.col for c in cells] + [10]) + 2
     return {"rows": rows, "cols": cols, "cells": {c.ref: c for c in cells}, "col_names": [col_name(i) for i in range(1, cols + 1)]}
+
+
+def grid_body(grid: dict[str, Any], hidden: set[int], autofilter: dict[str, Any] | None, filter_button: Any = None) -> Markup:
+    """The grid's rows as HTML, written in one pass (a template loop over 2,000 cells is most of a
+    large sheet's render). A cell is a ``td`` (a gridcell of the grid) labelled by its reference,
+    ``data-ref`` for the editor, ``data-input`` only when what was typed differs from what is shown
+    (a formula, "1,250"), the ``num`` class for right-aligned numbers, ``data-error`` for errors.
+    End tags of cells are left out, as HTML allows. ``filter_button(col)`` draws the AutoFilter
+    button of a header cell."""
+    by_pos = {(c.row, c.col): c for c in grid["cells"].values()}
+    af_row = autofilter["row"] if autofilter else None
+    af_cols = autofilter["cols"] if autofilter else {}
+    out: list[str] = []
+    add = out.append
+    for r in range(1, grid["rows"] + 1):
+        filtered = ' class="filtered"' if autofilter and hidden and r > af_row else ""
+        add(f'<tr hidden><th scope="row"{filtered}>{r}</th>' if r in hidden else f'<tr><th scope="row"{filtered}>{r}</th>')
+        for i, letter in enumerate(grid["col_names"], 1):
+            ref = f"{letter}{r}"
+            cell = by_pos.get((r, i))
+            button = r == af_row and i in af_cols and filter_button is not None
+            if cell is None:
+                add(f'<td data-ref="{ref}" aria-label="{ref}" class="af">{filter_button(i)}' if button else f'<td data-ref="{ref}" aria-label="{ref}">')
+                continue
+            classes = ("num af" if button else "num") if cell.number is not None else ("af" if button else "")
+            attrs = f' class="{classes}"' if classes else ""
+            if cell.error:
+                attrs += f' data-error="{escape(cell.error)}"'
+            if cell.input != cell.value:
+                attrs += f' data-input="{escape(cell.input)}"'
+            add(f'<td data-ref="{ref}" aria-label="{ref}"{attrs}>{escape(cell.value)}{filter_button(i) if button else ""}')
+    return Markup("".join(out))
 
 
 # -- .xlsx ------------------------------------------------------------------------------------
@@ -492,15 +592,17 @@ def _fill(session: Session, item_id: int, sheet: Sheet, rng: tuple[int, int, int
                          else "There's nothing left of the selection to fill right from.")
     sheets, inputs = workbook_inputs(session, item_id)
     cells = inputs[sheet.name]
+    touched = set()
     for c in range(c1, c2 + 1):
         at = (lambda r: (r, c)) if down else (lambda r: (c, r))  # noqa: B023 - used within this iteration
         text = cells.get(at(src))
         for r in range(src + 1, r2 + 1):
+            touched.add((sheet.name, *at(r)))
             if text is None:
                 cells.pop(at(r), None)
             else:
                 cells[at(r)] = shift_refs(text, r - src, 0) if down else shift_refs(text, 0, r - src)
-    return sync(session, item_id, sheets, inputs)
+    return sync(session, item_id, sheets, inputs, touched)
 
 
 def paste(session: Session, item_id: int, sheet: Sheet, at: tuple[int, int], rows: list[list[str]],
@@ -512,6 +614,7 @@ def paste(session: Session, item_id: int, sheet: Sheet, at: tuple[int, int], row
     sheets, inputs = workbook_inputs(session, item_id)
     cells = inputs[sheet.name]
     r0, c0 = at
+    touched = set()
     for i, values in enumerate(rows):
         for j, text in enumerate(values):
             text = text.strip() if not text.startswith("=") else text
@@ -519,10 +622,11 @@ def paste(session: Session, item_id: int, sheet: Sheet, at: tuple[int, int], row
                 raise SheetError(f"A cell holds at most {MAX_INPUT:,} characters.")
             if origin is not None:
                 text = shift_refs(text, r0 - origin[0], c0 - origin[1])
+            touched.add((sheet.name, r0 + i, c0 + j))
             if text == "":
                 cells.pop((r0 + i, c0 + j), None)
             else:
                 cells[(r0 + i, c0 + j)] = text
     if sum(len(c) for c in inputs.values()) > MAX_CELLS:
         raise SheetError(f"A workbook holds at most {MAX_CELLS:,} filled cells.")
-    return sync(session, item_id, sheets, inputs)
+    return sync(session, item_id, sheets, inputs, touched)

@@ -7,10 +7,12 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Body, Form, HTTPException, Request
 from fastapi.responses import JSONResponse
+from markupsafe import Markup
 from sqlmodel import select
 
 from ...deps import ClockDep, CurrentUser, SessionDep
-from ...ui import redirect
+
+from ...ui import icon, redirect
 from .. import charts as ch
 from .. import library as lib
 from .. import sheets as sh
@@ -49,9 +51,16 @@ def sheet_page(request: Request, session: SessionDep, user: CurrentUser, clock: 
     if charts:
         values = {(c.row, c.col): (c.value, c.number) for c in grid["cells"].values()}
         charts = [(x, ch.svg(x, ch.read(values, x.source))) for x in charts]
+    hidden = sh.hidden_rows(session, current)
+
+    def filter_button(col: int) -> Markup:
+        active = col in autofilter["criteria"]
+        return Markup('<button class="af-btn{}" type="button" data-dialog-open="dlg-af-{}" aria-label="Filter {}">{}</button>').format(
+            " active" if active else "", sh.col_name(col), autofilter["cols"][col], icon("filter" if active else "down", "icon-sm"))
+
     return page(request, session, user, "drive/sheet.html", item=item, role=role, crumbs=lib.path_of(session, item), sheets=sheets, current=current,
-                grid=grid, circular=circular, display_name=lib.display_name, autofilter=autofilter, hidden=sh.hidden_rows(session, current),
-                charts=charts, chart_kinds=ch.CHART_LABELS)
+                grid=grid, grid_body=sh.grid_body(grid, hidden, autofilter, filter_button), circular=circular, display_name=lib.display_name,
+                autofilter=autofilter, hidden=hidden, charts=charts, chart_kinds=ch.CHART_LABELS)
 
 
 def chart_updates(session, item_id: int, changed: list[Cell]) -> list[dict]:  # noqa: ANN001

@@ -11,7 +11,13 @@
   const status = document.getElementById("status-bar");
   const state = document.getElementById("save-state");
   let current = null, editor = null;
-  const cellAt = (ref) => grid.querySelector(`td[data-ref="${ref}"]`);
+  // Cells by reference, looked up once (a 2,000-cell grid is not searched on every key press).
+  const cells = new Map();
+  grid.querySelectorAll("td[data-ref]").forEach((td) => cells.set(td.dataset.ref, td));
+  const cellAt = (ref) => cells.get(ref) || null;
+  // What was typed in a cell: data-input when it differs from what is shown (a formula), else the text.
+  const inputOf = (td) => (td.dataset.input !== undefined ? td.dataset.input : shownOf(td));
+  const shownOf = (td) => (td.dataset.shown !== undefined ? td.dataset.shown : td.textContent);
   const parse = (ref) => { const m = /^([A-Z]+)(\d+)$/.exec(ref); let c = 0; for (const ch of m[1]) c = c * 26 + ch.charCodeAt(0) - 64; return [parseInt(m[2], 10), c]; };
   const name = (r, c) => { let s = ""; while (c) { const k = (c - 1) % 26; s = String.fromCharCode(65 + k) + s; c = Math.floor((c - 1) / 26); } return s + r; };
   // The selection: the active cell (``current``) and the opposite corner of the range (``extent``).
@@ -38,7 +44,7 @@
     current = td; extent = null; td.classList.add("selected"); paintRange();
     nameBox.value = td.dataset.ref;
     document.querySelectorAll("input[data-selection]").forEach((i) => { i.value = td.dataset.ref; });
-    bar.value = td.dataset.input || "";
+    bar.value = inputOf(td);
     td.scrollIntoView({ block: "nearest", inline: "nearest" });
     grid.focus({ preventScroll: true });
   }
@@ -49,6 +55,7 @@
   }
   function startEdit(initial) {
     if (readOnly || !current) return;
+    current.dataset.input = inputOf(current); current.dataset.shown = shownOf(current);
     editor = document.createElement("input");
     editor.className = "cell-editor"; editor.setAttribute("aria-label", `Edit ${current.dataset.ref}`);
     editor.value = initial !== undefined ? initial : (current.dataset.input || "");
@@ -64,7 +71,7 @@
   function cancel() {
     if (!editor) return;
     editor.remove(); editor = null;
-    paint(current, { value: current.dataset.value !== undefined ? current.dataset.value : current.dataset.shown || "" });
+    paint(current, { value: current.dataset.shown || "" });
     select(current);
   }
   function paint(td, cell) {
@@ -100,13 +107,12 @@
       redraw(body);
       status.textContent = body.circular.length ? "Circular References: " + body.circular.map((r) => r.split("!").pop()).join(", ") : "";
       state.textContent = "Saved";
-      if (current) bar.value = current.dataset.input || "";
+      if (current) bar.value = inputOf(current);
       delete grid.dataset.busy;
     });
     return pending;
   }
   grid.tabIndex = 0;
-  grid.querySelectorAll("td[data-ref]").forEach((td) => { td.dataset.shown = td.textContent; });
   let dragging = false;
   grid.addEventListener("mousedown", (ev) => {
     const td = ev.target.closest("td[data-ref]");
@@ -131,7 +137,7 @@
       if (!res.ok) { state.textContent = "Couldn't save: " + (body.detail || res.status); delete grid.dataset.busy; return; }
       repaint(body);
       state.textContent = "Saved";
-      if (current) bar.value = current.dataset.input || "";
+      if (current) bar.value = inputOf(current);
       delete grid.dataset.busy;
     });
     return pending;
@@ -145,7 +151,7 @@
     const shown = [], inputs = [];
     for (let r = r1; r <= r2; r++) {
       const s = [], i = [];
-      for (let c = c1; c <= c2; c++) { const td = cellAt(name(r, c)); s.push(td ? td.dataset.shown || "" : ""); i.push(td ? td.dataset.input || "" : ""); }
+      for (let c = c1; c <= c2; c++) { const td = cellAt(name(r, c)); s.push(td ? shownOf(td) : ""); i.push(td ? inputOf(td) : ""); }
       shown.push(s); inputs.push(i);
     }
     ev.clipboardData.setData("text/plain", tsv(shown));
@@ -195,7 +201,7 @@
       if (readOnly) return;
       const [r1, c1, r2, c2] = rangeOf();
       const edits = [];
-      for (let r = r1; r <= r2; r++) for (let c = c1; c <= c2; c++) { const td = cellAt(name(r, c)); if (td && td.dataset.input) { td.textContent = ""; edits.push({ sheet: grid.dataset.sheet, ref: td.dataset.ref, input: "" }); } }
+      for (let r = r1; r <= r2; r++) for (let c = c1; c <= c2; c++) { const td = cellAt(name(r, c)); if (td && inputOf(td)) { td.textContent = ""; edits.push({ sheet: grid.dataset.sheet, ref: td.dataset.ref, input: "" }); } }
       if (edits.length) send({ edits });
       return;
     }
