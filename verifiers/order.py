@@ -15,20 +15,21 @@ from .base import CheckSpec, Env, SpecModel
 from .conditions import Where, match_row, where_phrase, where_refs
 from .verdict import Check
 
-_OPS = {"add": ("I",), "update": ("U",), "any": ("I", "U")}
+_OPS = {"add": ("I",), "update": ("U",), "any": ("I", "U"), "remove": ("D",)}
 
 
 class Moment(SpecModel):
     """A change to look for: a row of ``table`` that came to match ``where`` (by an ``op``: add,
-    update, or any)."""
+    update, or any), or a row matching ``where`` that was removed (``op: remove``, matched on the row
+    as it was)."""
 
     table: str
     where: Where = Field(default_factory=dict)
-    op: Literal["add", "update", "any"] = "any"
+    op: Literal["add", "update", "any", "remove"] = "any"
 
     def phrase(self, env: Env) -> str:
         w = where_phrase(self.where, env)
-        verb = {"add": "was added", "update": "was updated", "any": "was written"}[self.op]
+        verb = {"add": "was added", "update": "was updated", "any": "was written", "remove": "was removed"}[self.op]
         return f"a {self.table} row" + (f" where {w}" if w else "") + f" {verb}"
 
 
@@ -77,10 +78,11 @@ def first_seq(env: Env, moment: Moment) -> int | None:
     start = env.ctx.start_seq or 0
     ops = _OPS[moment.op]
     rows = env.conn.execute(
-        f"SELECT seq, op, new FROM sandbox_changelog WHERE tbl = ? AND seq > ? AND op IN ({','.join('?' * len(ops))}) ORDER BY seq",
+        f"SELECT seq, op, new, old FROM sandbox_changelog WHERE tbl = ? AND seq > ? AND op IN ({','.join('?' * len(ops))}) ORDER BY seq",
         (moment.table, start, *ops))
-    for seq, _op, new in rows:
-        if new and match_row(moment.where, json.loads(new), env, moment.table):
+    for seq, op, new, old in rows:
+        row = old if op == "D" else new
+        if row and match_row(moment.where, json.loads(row), env, moment.table):
             return int(seq)
     return None
 
