@@ -15,31 +15,32 @@ from .base import CheckSpec, Env, SpecModel, spec_error
 from .conditions import Where, match_row, where_phrase, where_refs
 from .verdict import Check
 
-_OPS = {"add": ("I",), "update": ("U",), "any": ("I", "U")}
+_OPS = {"add": ("I",), "update": ("U",), "any": ("I", "U"), "remove": ("D",)}
 
 
 class Moment(SpecModel):
     """A change to look for: a row of ``table`` that came to match ``where`` (by an ``op``: add,
-    update, or any). An update counts only when it changed a value (rewriting a row as it was is no
+    update, or any), or a row matching ``where`` that was removed (``op: remove``, matched on the row
+    as it was). An update counts only when it changed a value (rewriting a row as it was is no
     change); ``fields`` narrows it to updates that changed one of these fields, and ``was`` to updates
     of a row that matched these conditions before the change ("the deal's close date moved", "the
     approval went from Pending to Approved"). Either makes the moment an update."""
 
     table: str
     where: Where = Field(default_factory=dict)
-    op: Literal["add", "update", "any"] = "any"
+    op: Literal["add", "update", "any", "remove"] = "any"
     was: Where = Field(default_factory=dict)
     fields: list[str] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _update_only(self) -> Moment:
-        if (self.was or self.fields) and self.op == "add":
+        if (self.was or self.fields) and self.op in ("add", "remove"):
             raise spec_error("'was' and 'fields' describe updates; use op: update (or leave op out)", "op")
         return self
 
     def phrase(self, env: Env) -> str:
         w = where_phrase(self.where, env)
-        verb = {"add": "was added", "update": "was updated", "any": "was written"}[self.op]
+        verb = {"add": "was added", "update": "was updated", "any": "was written", "remove": "was removed"}[self.op]
         if self.fields:
             verb = f"had its {', '.join(self.fields)} changed"
         text = f"a {self.table} row" + (f" where {w}" if w else "")
@@ -99,6 +100,10 @@ def first_seq(env: Env, moment: Moment) -> int | None:
         f"SELECT seq, op, old, new FROM sandbox_changelog WHERE tbl = ? AND seq > ? AND op IN ({','.join('?' * len(ops))}) ORDER BY seq",
         (moment.table, start, *ops))
     for seq, op, old, new in rows:
+        if op == "D":  # a removal is matched on the row as it was
+            if old and match_row(moment.where, json.loads(old), env, moment.table):
+                return int(seq)
+            continue
         if not new:
             continue
         after = json.loads(new)

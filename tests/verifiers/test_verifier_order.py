@@ -81,3 +81,17 @@ def test_an_update_counts_when_it_changed_a_value_and_fields_and_was_narrow_it(w
     assert not passed and late["first"] > late["then"]
     with pytest.raises(VerifierSpecError, match="op"):
         build_verifier([{**SPEC, "then": {**opp, "op": "add", "fields": ["stage"]}}])
+
+
+@pytest.mark.parametrize("order, passed", [(["case", "delete"], True), (["delete", "case"], False)])
+def test_before_a_removal_matches_the_row_as_it_was(world, order, passed) -> None:  # noqa: ANN001
+    """``op: remove``: "the manager answered before the role was taken away" (a deleted row is matched
+    on its old values; ``any`` still means an add or an update)."""
+    start = _log(world)
+    spec = {**SPEC, "then": {"table": "crm_case", "op": "remove", "where": {"id": 102}}}
+    sql = {"case": "UPDATE crm_case SET status = 'Approved' WHERE id = 100", "delete": "DELETE FROM crm_case WHERE id = 102"}
+    world.run(*[sql[o] for o in order])
+    v = build_verifier([spec]).verify(world.context(start_seq=start))
+    assert v.passed is passed and "a crm_case row where id is 102 was removed" in v.checks[0].sentence
+    anything = build_verifier([{**SPEC, "then": {"table": "crm_case", "op": "any", "where": {"id": 102}}}])
+    assert anything.verify(world.context(start_seq=start)).checks[0].detail == "the second change never happened"
