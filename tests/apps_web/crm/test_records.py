@@ -20,7 +20,9 @@ from .conftest import write
 
 
 def rep(world) -> str:
-    return world.one("SELECT username FROM identity_user WHERE role = 'sales_rep' ORDER BY id")[0]
+    """The VP of Sales: above every deal's, account's and contact's owner in the role hierarchy, so every
+    record page here opens with all its actions (sharing itself is tested in test_sharing.py)."""
+    return world.one("SELECT username FROM identity_user WHERE title = 'VP of Sales' ORDER BY id")[0]
 
 
 @pytest.fixture(scope="module")
