@@ -69,8 +69,18 @@ def modify_all(user: User) -> bool:
     return role_of(user) == Role.admin.value
 
 
-def view_all(user: User) -> bool:
-    return role_of(user) in (Role.admin.value, Role.finance.value)
+# Object permission "View All" (read every record of the object, whatever its sharing): service, IT and
+# marketing read deals for customer context and campaign influence, as the real org's profiles grant.
+OBJECT_VIEW_ALL: dict[str, frozenset[str]] = {
+    Role.support_agent.value: frozenset({"opportunity"}), Role.support_manager.value: frozenset({"opportunity"}),
+    Role.it.value: frozenset({"opportunity"}), Role.marketing.value: frozenset({"opportunity"}),
+}
+
+
+def view_all(user: User, object_key: str | None = None) -> bool:
+    """View All Data (admin, finance), or the profile's View All on ``object_key``."""
+    role = role_of(user)
+    return role in (Role.admin.value, Role.finance.value) or (object_key is not None and object_key in OBJECT_VIEW_ALL.get(role, ()))
 
 
 # -- seeding and settings ---------------------------------------------------------------------------------------------
@@ -167,7 +177,7 @@ def access(session: Session, user: User, object_key: str, record: Any) -> str | 
         got = access(session, user, "account", account) if account is not None else None
     else:
         got = {EDIT: "edit", READ: "read"}.get(level)
-    if got is None and view_all(user):
+    if got is None and view_all(user, object_key):
         return "read"
     return got
 
@@ -193,7 +203,7 @@ def require_edit(session: Session, user: User, object_key: str, record: Any) -> 
 
 def visible(session: Session, user: User, object_key: str, model: Any = None) -> list:
     """Conditions (ANDed) that keep the rows of ``object_key`` ``user`` may see; [] for all."""
-    if object_key not in MODELS or view_all(user):
+    if object_key not in MODELS or view_all(user, object_key):
         return []
     model = model if model is not None else MODELS[object_key]
     level = owd(session, object_key)
@@ -210,7 +220,7 @@ def visible(session: Session, user: User, object_key: str, model: Any = None) ->
 
 def visible_sql(session: Session, user: User, object_key: str, alias: str) -> str | None:
     """The same filter as SQL text over ``alias`` (the raw SQL of reports); None for all rows."""
-    if object_key not in MODELS or view_all(user):
+    if object_key not in MODELS or view_all(user, object_key):
         return None
     level = owd(session, object_key)
     owners = ",".join(str(i) for i in sorted(reach(session, user)))  # integers from the database

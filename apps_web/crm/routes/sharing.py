@@ -107,5 +107,6 @@ def profiles(request: Request, session: SessionDep, user: CurrentUser) -> Respon
         labels = {f.name: f.label for f in form_fields(fp.object_type)}
         locked.setdefault(fp.profile, []).append(f"{OBJECTS[fp.object_type].label}.{labels.get(fp.field, fp.field)}")
     rows = [{"key": r.value, "name": PROFILE_NAMES.get(r.value, r.label), "view_all": r.value in ("admin", "finance"), "modify_all": r.value == "admin",
+             "object_view_all": [OBJECTS[o].plural for o in sorted(S.OBJECT_VIEW_ALL.get(r.value, ()))],
              "read_only": locked.get(r.value, [])} for r in Role]
     return render(request, "crm/setup_profiles.html", rows=rows)
