@@ -204,10 +204,11 @@ def test_names_render_as_text(page: Page, live_host, world) -> None:
     assert page.dialogs == []
 
 
-def test_kanban_settings_group_by_type_and_move_sets_the_type(page: Page, live_host, world) -> None:
+def test_kanban_settings_group_by_type_and_move_sets_the_type(browser, live_host, world) -> None:
     from apps_web.crm.picklists import OPPORTUNITY_TYPES
 
-    user_id = rep_of(world)[0]
+    user_id, username = rep_of(world)  # a rep's own open deals (My Opportunities), which they may move
+    page = live_host.new_context(browser, world, username).new_page()
     open_board(page, live_host, "?scope=mine&closed=0")
     page.get_by_role("button", name="Kanban Settings").click()
     dialog = page.get_by_role("dialog", name="Kanban Settings")
@@ -237,6 +238,7 @@ def test_kanban_settings_group_by_type_and_move_sets_the_type(page: Page, live_h
     assert world.one("SELECT type FROM crm_opportunity WHERE id = ?", opp_id)[0] == old_type
     expect(page.locator("#kanban-group")).to_have_value("type")  # the settings stay
     expect(page.locator("#board-summary")).to_contain_text("Grouped by Type")
+    page.context.close()
 
 
 def test_a_rep_sees_only_their_deals_and_cannot_move_a_colleagues(browser, live_host, world) -> None:

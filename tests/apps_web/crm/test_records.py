@@ -408,4 +408,6 @@ def test_record_page_query_count_is_bounded(shared, live_host, path: str) -> Non
         assert client.get(url).status_code == 200
     finally:
         event.remove(Engine, "before_cursor_execute", count)
-    assert len(statements) <= 40, statements
+    # 40, plus the three reads of record sharing made once per request (Org-Wide Defaults, the role chart,
+    # field-level security), whatever the number of related lists
+    assert len(statements) <= 43, statements
