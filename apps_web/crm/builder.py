@@ -275,6 +275,11 @@ def run(session: Session, defn: Definition) -> RResult:
     query = select(literal_column("r.*")).select_from(text(f"({defn.type.sql}) AS r"))
     if where is not None:
         query = query.where(where)
+    from .sharing import viewer, visible_ids_sql
+
+    user = viewer(session)
+    if user is not None and (shared := visible_ids_sql(session, user, defn.type.object_key, "r.id")) is not None:
+        query = query.where(text(shared))  # only the rows the reader may see (dashboards too: they run as their viewer)
     first_col = defn.columns[0] if defn.columns else "id"
     query = query.order_by(literal_column(f"r.{first_col}"), literal_column("r.id"))
     result = session.connection().execute(query)

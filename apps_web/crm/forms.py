@@ -139,6 +139,7 @@ class FieldState:
     value: str  # as the input shows it
     label: str = ""  # a lookup's selected record name
     error: str | None = None
+    readonly: bool = False  # field-level security: the profile reads it but may not edit it (shown as text, not posted)
 
     @property
     def required(self) -> bool:
@@ -273,6 +274,10 @@ def build_form(
             rt = recordtypes.default_type(session, object_key)
         allowed = recordtypes.values_for(rt, object_key)
     restricted = recordtypes.RESTRICTED_FIELD.get(object_key, ("", ""))[0]
+    from .sharing import read_only_fields, viewer
+
+    who = user if user is not None else viewer(session)
+    locked = read_only_fields(session, who, object_key) if who is not None else set()
     sections = []
     for title, fields in LAYOUTS[object_key]:
         states = []
@@ -287,7 +292,7 @@ def build_form(
             value = _as_input(raw, f.kind)
             if f.kind == "lookup" and not label:
                 value = ""  # a deleted or unknown record: show the search box again
-            states.append(FieldState(f, value, label, errors.get(f.name)))
+            states.append(FieldState(f, value, label, errors.get(f.name), f.name in locked))
         sections.append((title, states))
     if mode == "edit":
         title = f"Edit {display_name(object_key, record)}"
@@ -325,6 +330,35 @@ def build_form(
 
 
 # -- parsing and saving --------------------------------------------------------------------------------
+def apply_field_security(session: Session, user: User, object_key: str, raw: dict[str, str], form: Mapping[str, Any],
+                         record: Any = None) -> dict[str, str]:
+    """Field-level security on a posted form: a read-only field the form didn't post keeps its value
+    (an edit) or its default (a new record); one posted with another value is refused with Salesforce's message."""
+    from .sharing import fls_message, read_only_fields, refused_fields
+
+    locked = read_only_fields(session, user, object_key)
+    if not locked:
+        return {}
+    posted = {k: raw[k] for k in locked if k in raw and k in form}
+    labels = {f.name: f.label for f in form_fields(object_key)}
+    if record is None:
+        bad = sorted(k for k, v in posted.items() if v not in ("", _as_input(DEFAULTS.get(object_key, {}).get(k), labels_kind(object_key, k))))
+    else:
+        bad = refused_fields(session, user, object_key, record, posted)
+    if bad:
+        return {"__all__": fls_message([labels.get(k, k) for k in bad]), **{k: "This field is read-only for your profile." for k in bad}}
+    for k in locked:
+        if k in raw and k not in form:
+            raw[k] = _as_input(getattr(record, k), labels_kind(object_key, k)) if record is not None else ""
+            if k == "probability" and record is not None and raw.get("stage") in P.STAGE_PROBABILITY and raw["stage"] != record.stage:
+                raw[k] = str(P.STAGE_PROBABILITY[raw["stage"]])  # the new stage sets it, as for everyone
+    return {}
+
+
+def labels_kind(object_key: str, name: str) -> str:
+    return next((f.kind for f in form_fields(object_key) if f.name == name), "text")
+
+
 def parse_form(object_key: str, form: Mapping[str, Any]) -> dict[str, str]:
     """The posted values of the layout's fields (trimmed strings); other keys are ignored."""
     out = {}

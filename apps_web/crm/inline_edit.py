@@ -21,6 +21,7 @@ from ..world import WorldClock
 from .forms import _as_input, display_name, form_fields, save_record
 from .listing import ListSpec
 from .objects import OBJECTS
+from .sharing import INSUFFICIENT_RECORD, can_edit, fls_message, read_only_fields
 
 # Form kinds an inline editor handles, and the editor it gets.
 EDITORS = {"text": "text", "phone": "text", "email": "text", "url": "text", "picklist": "picklist", "date": "date",
@@ -40,18 +41,20 @@ class RowResult:
         return row_messages(self.object_key, self.errors)
 
 
-def editable_fields(object_key: str, user: User | None = None) -> dict[str, Any]:
-    """The form fields of ``object_key`` a list cell may edit in place, by list field key."""
-    out = {}
-    for f in form_fields(object_key):
-        if f.kind in EDITORS:
-            out[f.name] = f
-    return out
+def editable_fields(object_key: str, user: User | None = None, session: Session | None = None) -> dict[str, Any]:
+    """The form fields of ``object_key`` a list cell may edit in place, by list field key (without the
+    fields the user's profile may only read, when a user and a session are given)."""
+    locked: set[str] = set()
+    if user is not None and session is not None:
+        from .sharing import read_only_fields
+
+        locked = read_only_fields(session, user, object_key)
+    return {f.name: f for f in form_fields(object_key) if f.kind in EDITORS and f.name not in locked}
 
 
-def editor_meta(spec: ListSpec, columns: list[str], user: User | None = None) -> dict[str, dict[str, Any]]:
+def editor_meta(spec: ListSpec, columns: list[str], user: User | None = None, session: Session | None = None) -> dict[str, dict[str, Any]]:
     """What the page's script needs to open an editor on a displayed, editable column."""
-    fields = editable_fields(spec.object_key, user)
+    fields = editable_fields(spec.object_key, user, session)
     out = {}
     for key in columns:
         f = fields.get(key)
@@ -105,10 +108,17 @@ def save_edits(session: Session, object_key: str, edits: dict[int, dict[str, str
         changed = {k: v for k, v in changes.items() if current.get(k) != v}
         if not changed:
             continue
+        name = display_name(object_key, record)
+        if not can_edit(session, user, object_key, record):  # sharing: read access only
+            refused.append(RowResult(object_key, record_id, name, changes, {"__all__": INSUFFICIENT_RECORD}))
+            continue
+        if locked := sorted(set(changed) & read_only_fields(session, user, object_key)):  # field-level security
+            labels = {f.name: f.label for f in form_fields(object_key)}
+            refused.append(RowResult(object_key, record_id, name, changes, {"__all__": fls_message([labels.get(k, k) for k in locked])}))
+            continue
         raw = {**current, **changed}
         if object_key == "opportunity" and "stage" in changed and "probability" not in changed:
             raw.pop("probability", None)  # a new stage brings its default probability, as on the form
-        name = display_name(object_key, record)
         result, errors = save_record(session, object_key, raw, user=user, clock=clock, record=record)
         if errors and "__duplicates__" in errors and not errors.get("__blocked__"):
             # A duplicate rule's alert can't be shown in a list cell: the save goes through, as in Lightning;

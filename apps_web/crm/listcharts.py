@@ -102,7 +102,9 @@ def values(session: Session, spec: ListSpec, params: ListParams, ctx: ViewContex
     if view.recent:
         seen = select(RECENT.record_id).where(RECENT.user_id == ctx.user.id, RECENT.object_type == spec.object_key).distinct().subquery()
         query = query.where(model.id.in_(select(seen.c.record_id)))
-    conds = _conditions(spec, params, ctx, view)
+    from .sharing import visible
+
+    conds = _conditions(spec, params, ctx, view) + visible(session, ctx.user, spec.object_key, model)  # only rows the user may see
     if conds:
         query = query.where(and_(*conds))
     rows = session.execute(query.group_by(group.expr)).all()

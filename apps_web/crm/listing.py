@@ -316,6 +316,9 @@ def run_list(session: Session, spec: ListSpec, params: ListParams, ctx: ViewCont
             conditions.append(cond)
     if params.q:
         conditions.append(or_(*(e.contains(params.q, autoescape=True) for e in spec.search)))
+    from .sharing import visible
+
+    conditions += visible(session, ctx.user, spec.object_key, model)  # records the user may see, and only those
 
     query = select(model, *spec.extras, func.count().over().label("_total")).select_from(model)
     for alias, onclause in spec.joins:

@@ -87,6 +87,12 @@ def check_selection(session: Session, user: User, object_key: str, ids: list[int
     records = [session.get(model, i) for i in ids]
     if any(r is None for r in records):
         raise MergeError(f"One of the selected {OBJECTS[object_key].plural.lower()} doesn't exist or has been deleted.")
+    from .sharing import can_edit, can_read, display_denied
+
+    if denied := [r for r in records if not can_read(session, user, object_key, r)]:  # not visible: as if it didn't exist
+        raise MergeError(f"One of the selected {OBJECTS[object_key].plural.lower()} doesn't exist or has been deleted.")
+    if denied := [r for r in records if not can_edit(session, user, object_key, r)]:
+        raise MergeError(display_denied(denied[0]))
     if object_key == "lead":
         for r in records:
             if r.status == pl.LEAD_CONVERTED or r.converted_at:

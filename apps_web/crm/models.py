@@ -522,6 +522,8 @@ class Dashboard(Timestamps, table=True):
     folder: str = Field(default="Private Dashboards", max_length=80)
     folder_id: int | None = Field(default=None, foreign_key="crm_dashboard_folder.id")
     owner_id: int = Field(foreign_key=USER_FK, index=True)
+    # "View dashboard as": whose record access the components run with (None: the owner), as in Salesforce.
+    running_user_id: int | None = Field(default=None, foreign_key=USER_FK)
 
 
 class DashboardComponent(SQLModel, table=True):
@@ -626,3 +628,27 @@ class ValidationRule(Timestamps, table=True):
     error_message: str = Field(max_length=255)
     error_field: str | None = Field(default=None, max_length=40)  # None: Top of Page
     last_modified_by_id: int | None = Field(default=None, foreign_key=USER_FK)
+
+
+# -- Sharing and permissions (Setup > Sharing Settings, Setup > Profiles; see sharing.py) ----------------------------
+class OrgWideDefault(SQLModel, table=True):
+    """An object's Organization-Wide Default: the baseline access to records one doesn't own
+    (``Private`` | ``Public Read Only`` | ``Public Read/Write`` | ``Controlled by Parent``)."""
+
+    __tablename__ = "crm_org_wide_default"
+    object_type: str = Field(primary_key=True, max_length=20)  # account | contact | lead | opportunity | case
+    access: str = Field(max_length=30)
+    grant_hierarchy: bool = True  # Grant Access Using Hierarchies (always on for standard objects)
+    last_modified_by_id: int | None = Field(default=None, foreign_key=USER_FK)
+    updated_at: NaiveDatetime | None = None
+
+
+class FieldPermission(SQLModel, table=True):
+    """Field-level security: a field a profile (``identity_user.role``) may read but not edit."""
+
+    __tablename__ = "crm_field_permission"
+    id: int | None = Field(default=None, primary_key=True)
+    profile: str = Field(max_length=30, index=True)  # a Role value: sales_rep, marketing...
+    object_type: str = Field(max_length=20)
+    field: str = Field(max_length=40)  # the column, e.g. annual_revenue
+    access: str = Field(default="Read", max_length=10)  # Read (visible, read-only)

@@ -402,6 +402,10 @@ def _null_last_key(value: Any) -> tuple:
 def run(session: Session, report: Report, params: Params, clock: WorldClock, user_id: int | None) -> Result:
     where: list[str] = [report.base_where] if report.base_where else []
     bind: dict[str, Any] = {}
+    from .sharing import visible_sql_here
+
+    if (shared := visible_sql_here(session, report.object_key, report.owner_sql.split(".")[0])) is not None:
+        where.append(shared)  # a report counts the rows its reader may see, as Salesforce's do
     owner_id = user_id if params.owner == "me" else (int(params.owner) if params.owner.isdigit() else None)
     if params.owner and owner_id is not None:
         where.append(f"{report.owner_sql} = :owner_id")

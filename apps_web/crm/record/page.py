@@ -154,9 +154,10 @@ def display_row(f: FieldDef, record: Any, refs: dict, users: dict[int, User]) ->
 
 
 # -- path -------------------------------------------------------------------------------------------
-def build_path(object_key: str, record: Any, allowed: tuple[str, ...] | None = None) -> dict | None:
+def build_path(object_key: str, record: Any, allowed: tuple[str, ...] | None = None, *, locked: bool = False) -> dict | None:
     """Steps of the path and, for each, what the path's button does when that step is selected
-    (``allowed``: the stages the opportunity's record type offers; a stage it dropped stays while current)."""
+    (``allowed``: the stages the opportunity's record type offers; a stage it dropped stays while current;
+    ``locked``: the user may only read the record)."""
     if object_key == "opportunity":
         steps, value, noun = [s for s in pl.OPEN_STAGES if allowed is None or s in allowed or s == record.stage], record.stage, "Stage"
         closed = value in pl.CLOSED_STAGES
@@ -200,7 +201,7 @@ def build_path(object_key: str, record: Any, allowed: tuple[str, ...] | None = N
         else:
             action = {"label": f"Mark as Current {noun}", "value": steps[i], "dialog": ""}
         out.append({"value": final["value"] if is_final else steps[i], "label": label, "state": state, "final": is_final, "action": action})
-    locked = object_key == "lead" and closed
+    locked = locked or (object_key == "lead" and closed)  # read access only, or a converted lead
     return {"field": LAYOUTS[object_key].path_field, "noun": noun, "steps": out, "current": current, "final": final,
             "closed": closed, "locked": locked, "value": value, "initial": out[current]["action"]}
 
@@ -262,7 +263,13 @@ def products_layout(session: Session, layout: Layout, record: Any) -> Layout:
 
     if not line_count(session, record.id):
         return layout
-    lock = {"amount"}
+    return lock_fields(layout, {"amount"})
+
+
+def lock_fields(layout: Layout, lock: set[str]) -> Layout:
+    """The layout with these fields shown without their pencil (read-only)."""
+    from dataclasses import replace
+
     def fix(fields):
         return tuple(replace(f, editable=False) if f.name in lock else f for f in fields)
     return replace(layout, highlights=fix(layout.highlights), sections=tuple((t, fix(fs)) for t, fs in layout.sections))
@@ -294,6 +301,13 @@ def build_page(session: Session, object_key: str, record: Any, clock: WorldClock
         def limit(fields):
             return tuple(replace(f, options=tuple(o for o in f.options if o in allowed or o == keep)) if f.name == name else f for f in fields)
         layout = replace(layout, highlights=limit(layout.highlights), sections=tuple((t, limit(fs)) for t, fs in layout.sections))
+    from ..sharing import can_delete, can_edit, read_only_fields, viewer
+
+    user = viewer(session)
+    may_edit = user is None or can_edit(session, user, object_key, record)
+    may_delete = user is None or can_delete(session, user, object_key, record)
+    if user is not None and (locked := read_only_fields(session, user, object_key)):  # field-level security: no pencil
+        layout = lock_fields(layout, locked)
     users = users if users is not None else users_by_id(session)
     refs = load_refs(session, layout, record)
     highlights = [display_row(f, record, refs, users) for f in layout.highlights]
@@ -307,13 +321,15 @@ def build_page(session: Session, object_key: str, record: Any, clock: WorldClock
         "title": record_title(object_key, record),
         "highlights": highlights,
         "sections": sections,
-        "path": build_path(object_key, record, allowed),
+        "path": build_path(object_key, record, allowed, locked=not may_edit),
         "rt_values": allowed,
-        "actions": header_actions(object_key, record),
+        "actions": [a for a in header_actions(object_key, record)
+                    if (may_edit or a["label"] not in ("Edit", "Close Case", "Convert")) and (may_delete or a["label"] != "Delete")],
+        "may_edit": may_edit,
         "related": lists,
         "delete_note": delete_note(object_key, lists),
         "timeline": build_timeline(session, users, object_key, record.id, clock, activities, record=record, filters=filters),
         "tab": tab if tab in TABS else "details",
-        "read_only": object_key == "lead" and record.status == pl.LEAD_CONVERTED,
+        "read_only": (object_key == "lead" and record.status == pl.LEAD_CONVERTED) or not may_edit,
         **edit_context(users, clock),
     }

@@ -16,6 +16,7 @@ from ...identity.models import User
 from ...ui import fmt_date, fmt_datetime, money
 from ..models import Account, Activity, Case, Contact, Note, Opportunity, OpportunityContactRole
 from ..objects import OBJECTS
+from ..sharing import visible_here
 
 PREVIEW_ROWS = 5
 
@@ -94,6 +95,7 @@ def activity_date(a: Activity):
 
 # -- the lists ---------------------------------------------------------------------------------------------
 def _contacts(session, users, where, limit, prefill) -> RelatedList:
+    where = and_(where, *visible_here(session, "contact"))  # only the records the user may see, as Salesforce lists them
     q = select(Contact).where(where).order_by(Contact.last_name, Contact.first_name, Contact.id)
     rows = [[Cell(c.name, f"/contacts/{c.id}"), Cell(c.title or ""), Cell(c.email or ""), Cell(c.phone or "")] for c in _page(session, q, limit)]
     return RelatedList("contacts", "Contacts", "contact", ["Contact Name", "Title", "Email", "Phone"], rows, _count(session, Contact, where),
@@ -101,6 +103,7 @@ def _contacts(session, users, where, limit, prefill) -> RelatedList:
 
 
 def _opportunities(session, users, where, limit, prefill) -> RelatedList:
+    where = and_(where, *visible_here(session, "opportunity"))  # only the records the user may see, as Salesforce lists them
     q = select(Opportunity).where(where).order_by(Opportunity.close_date.desc(), Opportunity.id.desc())
     rows = [[Cell(o.name, f"/opportunities/{o.id}"), Cell(o.stage), Cell(money(o.amount)), Cell(fmt_date(o.close_date))] for o in _page(session, q, limit)]
     return RelatedList("opportunities", "Opportunities", "opportunity", ["Opportunity Name", "Stage", "Amount", "Close Date"], rows,
@@ -108,6 +111,7 @@ def _opportunities(session, users, where, limit, prefill) -> RelatedList:
 
 
 def _cases(session, users, where, limit, prefill) -> RelatedList:
+    where = and_(where, *visible_here(session, "case"))  # only the records the user may see, as Salesforce lists them
     q = select(Case).where(where).order_by(Case.case_number.desc(), Case.id.desc())
     rows = [[Cell(c.case_number, f"/cases/{c.id}"), Cell(c.subject), Cell(c.status), Cell(c.priority), Cell(fmt_datetime(c.created_at))] for c in _page(session, q, limit)]
     return RelatedList("cases", "Cases", "case", ["Case Number", "Subject", "Status", "Priority", "Date Opened"], rows,
@@ -210,7 +214,8 @@ def _quotes(session, users, opp: Opportunity, limit) -> RelatedList:
 
 
 def _contact_opportunities(session, users, contact: Contact, limit) -> RelatedList:
-    where = OpportunityContactRole.contact_id == contact.id
+    where = and_(OpportunityContactRole.contact_id == contact.id,
+                 OpportunityContactRole.opportunity_id.in_(select(Opportunity.id).where(*visible_here(session, "opportunity"))))
     q = (select(Opportunity, OpportunityContactRole).join(OpportunityContactRole, OpportunityContactRole.opportunity_id == Opportunity.id)
          .where(where).order_by(Opportunity.close_date.desc(), Opportunity.id.desc(), OpportunityContactRole.id))
     rows = [[Cell(o.name, f"/opportunities/{o.id}"), Cell(o.stage), Cell(money(o.amount)), Cell(fmt_date(o.close_date)), Cell(r.role or "")]

@@ -23,6 +23,7 @@ from ..common import get_or_404, stamp
 from ..deletion import delete_record
 from ..models import Account, Case, Contact, Lead, Opportunity
 from ..objects import OBJECTS
+from ..sharing import API_NO_ACCESS, can_delete, can_edit, can_read, fls_message, refused_fields, visible, visible_here
 from ..validation import DEFAULTS, derive, fields, validate
 
 router = APIRouter(prefix="/api", tags=["crm"])
@@ -61,6 +62,22 @@ def _payload(object_key: str, payload: Any) -> tuple[dict[str, Any] | None, JSON
     return payload, None
 
 
+def insufficient() -> JSONResponse:
+    """Salesforce's answer to a change of a record one may read but not edit (or delete)."""
+    return JSONResponse({"detail": API_NO_ACCESS, "errors": [{"message": API_NO_ACCESS, "errorCode": "INSUFFICIENT_ACCESS_OR_READONLY", "fields": []}]},
+                        status_code=403)
+
+
+def field_security(object_key: str, names: list[str]) -> JSONResponse:
+    """A read-only field (field-level security) in the payload: nothing is saved."""
+    from ..forms import form_fields
+
+    labels = {f.name: f.label for f in form_fields(object_key)}
+    message = fls_message([labels.get(n, n) for n in names])
+    return JSONResponse({"detail": message, "errors": [{"message": message, "errorCode": "INVALID_FIELD_FOR_INSERT_UPDATE", "fields": names}]},
+                        status_code=400)
+
+
 def _next_case_number(session) -> str:
     top = session.execute(select(func.max(Case.case_number))).scalar()
     return f"{(int(top) if top and top.isdigit() else 1000) + 1:08d}"
@@ -89,12 +106,24 @@ def _register(object_key: str) -> None:
             query = build_list_query(object_key, list(request.query_params.multi_items()))
         except QueryError as exc:
             return unprocessable("Invalid query parameters.", exc.errors)
+        query.where += visible(session, user, object_key)  # the records the caller may see, as Salesforce's API does
         total = session.execute(query.count()).scalar_one()
         items = session.execute(query.rows()).scalars().all()
         return {"total": total, "limit": query.limit, "offset": query.offset, "items": [to_public(object_key, r) for r in items]}
 
     def get_record(record_id: int, session: SessionDep, user: CurrentUser):
-        return to_public(object_key, get_or_404(session, model, record_id, label))
+        return to_public(object_key, _get(session, user, record_id, "read"))
+
+    def _get(session, user, record_id: int, need: str):
+        """The record if the caller may ``need`` it. One they may not see is not found (the API doesn't say it
+        exists); one they see but may not change answers INSUFFICIENT_ACCESS_OR_READONLY."""
+        record = get_or_404(session, model, record_id, label)
+        if not can_read(session, user, object_key, record):
+            raise HTTPException(404, f"This {label.lower()} doesn't exist or has been deleted.")
+        allowed = can_edit if need == "edit" else can_delete if need == "delete" else None
+        if allowed is not None and not allowed(session, user, object_key, record):
+            raise HTTPException(403, API_NO_ACCESS)
+        return record
 
     def create_record(session: SessionDep, user: CurrentUser, clock: ClockDep, payload: Annotated[Any, Body()] = None):
         data, problem = _payload(object_key, payload)
@@ -103,6 +132,8 @@ def _register(object_key: str) -> None:
         owner_field = OWNER_FIELD.get(object_key, "owner_id")
         if owner_field in fields(object_key) and data.get(owner_field) in (None, ""):
             data = {**data, owner_field: user.id}
+        if refused := [k for k in refused_fields(session, user, object_key, None, data) if data.get(k) not in (None, "")]:
+            return field_security(object_key, refused)
         cleaned, errors = validate(object_key, data, session)
         if errors:
             return _invalid(object_key, errors)
@@ -121,10 +152,17 @@ def _register(object_key: str) -> None:
         return JSONResponse(to_public(object_key, record), status_code=201, headers={"Location": f"/api/{obj.path}/{record.id}"})
 
     def update_record(record_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep, payload: Annotated[Any, Body()] = None):
-        record = get_or_404(session, model, record_id, label)
+        try:
+            record = _get(session, user, record_id, "edit")
+        except HTTPException as exc:
+            if exc.status_code != 403:
+                raise
+            return insufficient()
         data, problem = _payload(object_key, payload)
         if problem:
             return problem
+        if refused := refused_fields(session, user, object_key, record, data):
+            return field_security(object_key, refused)
         cleaned, errors = validate(object_key, data, session, partial=True, record_id=record_id)
         if errors:
             return _invalid(object_key, errors)
@@ -141,7 +179,12 @@ def _register(object_key: str) -> None:
         return to_public(object_key, record)
 
     def remove_record(record_id: int, session: SessionDep, user: CurrentUser):
-        get_or_404(session, model, record_id, label)
+        try:
+            _get(session, user, record_id, "delete")
+        except HTTPException as exc:
+            if exc.status_code != 403:
+                raise
+            return insufficient()
         counts = delete_record(session, object_key, record_id)
         session.commit()
         return {"deleted": counts}
@@ -175,7 +218,7 @@ def _place(city: str | None, state: str | None, country: str | None) -> str:
 
 
 def _lookup_accounts(session, q: str) -> list[dict]:
-    query = select(Account)
+    query = select(Account).where(*visible_here(session, "account"))
     if q:
         query = query.where(search_condition(Account, ("name",), q))
     rows = session.execute(query.order_by(Account.name, Account.id).limit(LOOKUP_LIMIT)).scalars()
@@ -184,7 +227,7 @@ def _lookup_accounts(session, q: str) -> list[dict]:
 
 def _lookup_people(model: type, session, q: str) -> list[dict]:
     full = func.coalesce(model.first_name + " ", "") + model.last_name
-    query = select(model)
+    query = select(model).where(*visible_here(session, "lead" if model is Lead else "contact"))
     if q:
         query = query.where(search_condition(model, ("first_name", "last_name", "email"), q))
     rows = session.execute(query.order_by(full, model.id).limit(LOOKUP_LIMIT)).scalars().all()
@@ -204,7 +247,7 @@ def _lookup_users(session, q: str) -> list[dict]:
 
 
 def _lookup_opportunities(session, q: str) -> list[dict]:
-    query = select(Opportunity)
+    query = select(Opportunity).where(*visible_here(session, "opportunity"))
     if q:
         query = query.where(search_condition(Opportunity, ("name",), q))
     rows = session.execute(query.order_by(Opportunity.name, Opportunity.id).limit(LOOKUP_LIMIT)).scalars().all()
@@ -223,7 +266,7 @@ def _lookup_campaigns(session, q: str) -> list[dict]:
 
 
 def _lookup_cases(session, q: str) -> list[dict]:
-    query = select(Case)
+    query = select(Case).where(*visible_here(session, "case"))
     if q:
         query = query.where(search_condition(Case, ("case_number", "subject"), q))
     rows = session.execute(query.order_by(Case.case_number, Case.id).limit(LOOKUP_LIMIT)).scalars()

@@ -99,6 +99,9 @@ def board(request: Request, session: SessionDep, user: CurrentUser, scope: str =
              .where(Opportunity.stage.in_(stages)).order_by(Opportunity.close_date, Opportunity.id))
     if state["scope"] == "mine":
         query = query.where(Opportunity.owner_id == user.id)
+    from ..sharing import visible
+
+    query = query.where(*visible(session, user, "opportunity"))  # the deals the user may see
     rows = session.exec(query).all()
     owner_ids = {row.owner_id for row in rows}
     owners = {u.id: u for u in session.exec(select(User).where(User.id.in_(owner_ids))).all()} if owner_ids else {}
@@ -140,6 +143,9 @@ def move(request: Request, opportunity_id: int, session: SessionDep, user: Curre
          stage: str | None = Form(None), field_name: str = Form("stage", alias="field"), value: str | None = Form(None),
          next: str = Form(BOARD)):
     opp = get_or_404(session, Opportunity, opportunity_id, "opportunity")
+    from ..sharing import require_edit
+
+    require_edit(session, user, "opportunity", opp)  # Insufficient Privileges: a card one may only read doesn't move
     if field_name not in GROUPS:
         raise HTTPException(status_code=422, detail=f"Unknown field {field_name!r}.")
     target = stage if field_name == "stage" and stage is not None else value

@@ -162,7 +162,11 @@ def campaign_page(request: Request, campaign_id: int, session: SessionDep, user:
     stats = {"leads": sum(1 for r in rows if r["type"] == "Lead"), "contacts": sum(1 for r in rows if r["type"] == "Contact"),
              "responses": sum(1 for r in rows if r["m"].has_responded)}
     opps = influenced(session, campaign.id)
-    stats.update(opportunity_stats(opps))
+    stats.update(opportunity_stats(opps))  # the campaign's statistics are roll-ups over every deal, as Salesforce's are
+    from ..sharing import can_read, viewer
+
+    if (who := viewer(session)) is not None:  # its Opportunities list shows the ones the user may see
+        opps = [o for o in opps if can_read(session, who, "opportunity", o)]
     accounts = {a.id: a.name for a in session.exec(select(Account).where(Account.id.in_({o.account_id for o in opps if o.account_id}))).all()}
     return render(request, "crm/campaign.html", campaign=campaign, rows=rows, parent=parent, children=children, stats=stats, opps=opps, accounts=accounts,
                   owner=users_by_id(session).get(campaign.owner_id), member_statuses=MEMBER_STATUSES)

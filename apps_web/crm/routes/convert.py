@@ -16,6 +16,8 @@ from ..common import get_or_404
 from ..conversion import CONVERTED_STATUSES, ConversionError, ConvertRequest, account_matches, contact_matches, convert_lead, default_opportunity_name
 from ..models import Account, Contact, Lead, Opportunity
 
+from .records import load
+
 router = APIRouter()
 
 
@@ -57,7 +59,7 @@ def convert_page(request: Request, record_id: int, session: SessionDep, user: Cu
     """The lead page with the Convert dialog open (a link target, and where the path's Converted step goes)."""
     from .records import render_record
 
-    lead = get_or_404(session, Lead, record_id, "Lead")
+    lead = load(session, "lead", record_id, "edit")
     if lead.status == pl.LEAD_CONVERTED:
         return redirect(request, f"/leads/{lead.id}/converted")
     return render_record(request, session, user, clock, "lead", lead, open_dialog="convert-dialog")
@@ -67,7 +69,7 @@ def convert_page(request: Request, record_id: int, session: SessionDep, user: Cu
 async def convert(request: Request, record_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
     from .records import render_record
 
-    lead = get_or_404(session, Lead, record_id, "Lead")
+    lead = load(session, "lead", record_id, "edit")
     form = await request.form()
     v = {k: str(form.get(k, "")).strip() for k in (
         "account_mode", "account_name", "account_id", "existing_account_id", "contact_mode", "salutation", "first_name",
@@ -107,7 +109,7 @@ async def convert(request: Request, record_id: int, session: SessionDep, user: C
 @router.get("/leads/{record_id:int}/convert/contacts", include_in_schema=False)
 def convert_contacts(record_id: int, session: SessionDep, user: CurrentUser, account_id: int | None = None, q: str = "") -> list[dict]:
     """Type-ahead of the Convert dialog's "Choose Existing" contact: only contacts of the chosen account."""
-    get_or_404(session, Lead, record_id, "Lead")
+    load(session, "lead", record_id, "edit")
     if account_id is None:
         return []
     query = select(Contact).where(Contact.account_id == account_id)
@@ -121,7 +123,7 @@ def convert_contacts(record_id: int, session: SessionDep, user: CurrentUser, acc
 
 @router.get("/leads/{record_id:int}/converted", include_in_schema=False)
 def converted(request: Request, record_id: int, session: SessionDep, user: CurrentUser) -> Response:
-    lead = get_or_404(session, Lead, record_id, "Lead")
+    lead = load(session, "lead", record_id)
     if lead.status != pl.LEAD_CONVERTED:
         return redirect(request, f"/leads/{lead.id}")
     account = session.get(Account, lead.converted_account_id) if lead.converted_account_id else None

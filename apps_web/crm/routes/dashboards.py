@@ -157,7 +157,13 @@ def view_dashboard(request: Request, dash_id: int, session: SessionDep, user: Cu
     comps = _components(session, dash)
     filters = _filters(session, dash)
     choices = _choices(request, filters)
-    rendered = D.run_components(session, comps, choices, clock)
+    runner = session.get(User, dash.running_user_id or dash.owner_id) or user
+    viewer_id = session.info.get("user_id")
+    session.info["user_id"] = runner.id  # the components see what the running user sees ("View dashboard as")
+    try:
+        rendered = D.run_components(session, comps, choices, clock)
+    finally:
+        session.info["user_id"] = viewer_id
     cards: list[dict[str, Any]] = []
     for r in rendered:
         cid = f"component-{r.comp.id}"
@@ -166,7 +172,7 @@ def view_dashboard(request: Request, dash_id: int, session: SessionDep, user: Cu
                       "fmt": lambda v, k=r.kind: _fmt(k, v)})
     owner = session.get(User, dash.owner_id)
     return render(request, "crm/dashboard.html", dash=dash, cards=cards, filters=filters, choices=choices,
-                  options={f.id: _filter_options(session, f) for f in filters}, as_of=fmt_datetime(clock.now), owner=owner,
+                  options={f.id: _filter_options(session, f) for f in filters}, as_of=fmt_datetime(clock.now), owner=owner, runner=runner,
                   can_edit=D.can_edit(session, user, dash), displays=D.DISPLAYS)
 
 

@@ -13,6 +13,7 @@ from ..charts import Bar, money_chart
 from ..common import get_or_404, recent_records, stamp
 from ..models import Account, Activity, Case, Contact, Lead, Opportunity
 from ..objects import OBJECTS
+from ..sharing import visible_here
 from ..picklists import OPEN_STAGES
 
 router = APIRouter()
@@ -53,7 +54,7 @@ def pipeline_by_stage(session) -> list[tuple[str, int, float]]:
     """(stage, count, amount) of every open opportunity, in stage order (empty stages included)."""
     rows = session.exec(
         select(Opportunity.stage, func.count(Opportunity.id), func.coalesce(func.sum(Opportunity.amount), 0))
-        .where(Opportunity.stage.in_(OPEN_STAGES)).group_by(Opportunity.stage)
+        .where(Opportunity.stage.in_(OPEN_STAGES), *visible_here(session, "opportunity")).group_by(Opportunity.stage)
     ).all()
     found = {stage: (count, float(total)) for stage, count, total in rows}
     return [(stage, *found.get(stage, (0, 0.0))) for stage in OPEN_STAGES]
@@ -70,7 +71,7 @@ def home(request: Request, session: SessionDep, user: CurrentUser, clock: ClockD
     pipeline = pipeline_by_stage(session)
     chart = money_chart(
         [Bar(stage, total) for stage, _count, total in pipeline],
-        title="Pipeline by Stage", description="Sum of the amounts of all open opportunities, by stage.", chart_id="pipeline-chart",
+        title="Pipeline by Stage", description="Sum of the amounts of the open opportunities you can see, by stage.", chart_id="pipeline-chart",
     )
     key_deals = session.exec(
         select(Opportunity).where(Opportunity.owner_id == user.id, Opportunity.stage.in_(OPEN_STAGES))

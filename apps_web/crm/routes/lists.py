@@ -30,7 +30,7 @@ from .. import listcharts, listviews
 from .. import picklists as P
 from ..common import get_or_404, stamp
 from ..inline_edit import cell_input, editor_meta
-from ..forms import apply_rules, build_form, display_name, parse_form, save_record
+from ..forms import apply_field_security, apply_rules, build_form, display_name, parse_form, save_record
 from ..listing import OPERATORS, ListParams, ViewContext, run_list
 from ..objects import OBJECTS
 from ..views import SPECS
@@ -175,7 +175,7 @@ def render_list(
         all_fields=sorted(spec.fields.values(), key=lambda f: f.label.lower()),
         clone_name=("Copy of " + page.view.label)[:40],
         clone_api=listviews.api_name_for(("Copy of " + page.view.label)[:40]),
-        inline_fields=editor_meta(spec, list(spec.columns), user),
+        inline_fields=editor_meta(spec, list(spec.columns), user, session),
         inline_value=cell_input,
         charts_open=charts_open,
         chart_list=chart_list,
@@ -241,6 +241,8 @@ def _create(object_key: str):
     async def create(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
         form = await request.form()
         raw = parse_form(object_key, form)
+        if errors := apply_field_security(session, user, object_key, raw, form):
+            return _render_errors(request, session, user, clock, object_key, form, raw, errors, mode="create")
         record, errors = save_record(session, object_key, raw, user=user, clock=clock, duplicates=_dup_mode(form))
         if errors:
             return _render_errors(request, session, user, clock, object_key, form, raw, errors, mode="create")
@@ -260,9 +262,13 @@ def _create(object_key: str):
 def _edit(object_key: str):
     async def edit(request: Request, record_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
         info = OBJECTS[object_key]
-        record = get_or_404(session, info.model, record_id, info.label)
+        from .records import load
+
+        record = load(session, object_key, record_id, "edit")  # Insufficient Privileges without edit access
         form = await request.form()
         raw = parse_form(object_key, form)
+        if errors := apply_field_security(session, user, object_key, raw, form, record):
+            return _render_errors(request, session, user, clock, object_key, form, raw, errors, mode="edit", record=record)
         saved, errors = save_record(session, object_key, raw, user=user, clock=clock, record=record, duplicates=_dup_mode(form))
         if errors:
             session.rollback()
@@ -300,6 +306,12 @@ async def mass_action(objects: str, action: str, request: Request, session: Sess
     records = list(session.exec(select(model).where(model.id.in_(ids)).order_by(model.id)).all()) if ids else []
     if not records:
         return redirect(request, back, toast=f"Select at least one {info.label.lower()}.", kind="error")
+    from ..sharing import can_delete, can_edit
+
+    allowed = can_delete if action == "delete" else can_edit
+    if denied := [r for r in records if not allowed(session, user, object_key, r)]:  # all or nothing, as a mass action is
+        return redirect(request, back, kind="error",
+                        toast=f"{display_name(object_key, denied[0])}: insufficient access rights on object id. Nothing was changed.")
 
     if action == "delete":
         from ..deletion import delete_record

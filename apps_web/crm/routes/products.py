@@ -18,7 +18,10 @@ COLUMNS = ("quantity", "unit_price", "discount", "description")
 
 
 def _opp(session, record_id: int) -> Opportunity:
-    return get_or_404(session, Opportunity, record_id, "Opportunity")
+    """The opportunity whose products change: edit access needed (Insufficient Privileges otherwise)."""
+    from .records import load
+
+    return load(session, "opportunity", record_id, "edit")
 
 
 def _back(opp: Opportunity) -> str:

@@ -22,6 +22,8 @@ from ..quotes import (approvals, copy_lines, decide, decide_error, items_to_appr
 from ..record import raw
 from ..validation import REQUIRED, Invalid, parse_date
 
+from .records import load
+
 router = APIRouter()
 
 
@@ -47,14 +49,14 @@ def render_quote(request: Request, session, quote: Quote, status_code: int = 200
 # -- New Quote --------------------------------------------------------------------------------------------
 @router.get("/opportunities/{record_id:int}/quotes/new", include_in_schema=False)
 def new_quote(request: Request, record_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
-    opp = get_or_404(session, Opportunity, record_id, "Opportunity")
+    opp = load(session, "opportunity", record_id, "edit")
     values = {"name": opp.name + " Quote", "expiration_date": raw(clock.today + timedelta(days=30)), "description": ""}
     return render(request, "crm/quote_new.html", opp=opp, values=values, errors={})
 
 
 @router.post("/opportunities/{record_id:int}/quotes", include_in_schema=False)
 async def create_quote(request: Request, record_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
-    opp = get_or_404(session, Opportunity, record_id, "Opportunity")
+    opp = load(session, "opportunity", record_id, "edit")
     form = await request.form()
     values = {k: str(form.get(k, "")).strip() for k in ("name", "expiration_date", "description")}
     errors: dict[str, str] = {}

@@ -17,15 +17,30 @@ from .. import picklists as pl
 from ..common import get_or_404, record_view, stamp, users_by_id
 from ..models import Contact, OpportunityContactRole
 from ..objects import OBJECTS
+from ..sharing import INSUFFICIENT
 from ..record import LAYOUTS, build_activity_page, build_page, layout_of, record_label, related_list
 
 router = APIRouter()
 RECORD_OBJECTS = ("account", "contact", "lead", "opportunity", "case")
 
 
-def load(session, object_key: str, record_id: int):
+def load(session, object_key: str, record_id: int, need: str = "read"):
+    """The record, if the signed-in user may ``need`` it (read, edit, delete): else Insufficient Privileges (403)."""
+    from ..sharing import can_delete, require_edit, require_read, viewer
+
     obj = OBJECTS[object_key]
-    return get_or_404(session, obj.model, record_id, obj.label)
+    record = get_or_404(session, obj.model, record_id, obj.label)
+    user = viewer(session)
+    if user is not None:
+        if need == "edit":
+            require_edit(session, user, object_key, record)
+        elif need == "delete":
+            require_read(session, user, object_key, record)
+            if not can_delete(session, user, object_key, record):
+                raise HTTPException(403, INSUFFICIENT)
+        else:
+            require_read(session, user, object_key, record)
+    return record
 
 
 def record_url(object_key: str, record_id: int, tab: str | None = None, anchor: str = "") -> str:
@@ -146,11 +161,15 @@ def _inline(object_key: str):
     async def inline_edit(request: Request, record_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
         from ..validation import REQUIRED, derive, validate
 
-        record = load(session, object_key, record_id)
+        record = load(session, object_key, record_id, "edit")
         form = await request.form()
         fd = layout_of(object_key, record).field(str(form.get("_field", "")))
         if fd is None or not fd.editable or fd.kind == "readonly":
             raise HTTPException(400, "This field can't be edited.")
+        from ..sharing import fls_message, read_only_fields
+
+        if read_only_fields(session, user, object_key) & set(fd.columns):  # field-level security: read-only for the profile
+            return redirect(request, record_url(object_key, record_id, "details", f"detail-{fd.name}"), toast=fls_message([fd.label]), kind="error")
         data = {c: str(form.get(c, "")).replace("\r\n", "\n").strip() for c in fd.columns}  # textareas post CRLF
         cleaned, errors = validate(object_key, data, session, partial=True, record_id=record.id)
         if fd.required and not fd.parts and not data[fd.name]:  # the page marks it required even where the API allows blank
@@ -182,7 +201,7 @@ def _path(object_key: str):
     async def set_path(request: Request, record_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
         from ..validation import derive
 
-        record = load(session, object_key, record_id)
+        record = load(session, object_key, record_id, "edit")
         form = await request.form()
         value = str(form.get("value", ""))
         field = LAYOUTS[object_key].path_field
@@ -247,7 +266,7 @@ def _delete(object_key: str):
     def delete(request: Request, record_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
         from ..deletion import delete_record
 
-        record = load(session, object_key, record_id)
+        record = load(session, object_key, record_id, "delete")
         label, target = record_label(object_key, record), after_delete(object_key, record)  # read before the rows go
         delete_record(session, object_key, record.id)
         session.commit()
@@ -275,7 +294,7 @@ router.add_api_route(_path_prefix + "/delete", _delete("activity"), methods=["PO
 # -- opportunity contact roles ------------------------------------------------------------------------------
 @router.post("/opportunities/{record_id:int}/contact-roles", include_in_schema=False)
 async def add_contact_role(request: Request, record_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
-    opp = load(session, "opportunity", record_id)
+    opp = load(session, "opportunity", record_id, "edit")
     form = await request.form()
     values = {k: str(form.get(k, "")).strip() for k in ("contact_id", "role", "is_primary")}
     errors: dict[str, str] = {}
@@ -305,7 +324,7 @@ async def add_contact_role(request: Request, record_id: int, session: SessionDep
 
 @router.post("/opportunities/{record_id:int}/contact-roles/{role_id:int}/delete", include_in_schema=False)
 def remove_contact_role(request: Request, record_id: int, role_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
-    opp = load(session, "opportunity", record_id)
+    opp = load(session, "opportunity", record_id, "edit")
     role = session.get(OpportunityContactRole, role_id)
     if role is None or role.opportunity_id != opp.id:
         raise HTTPException(404, "This contact role doesn't exist or has been removed.")

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import APIRouter, Request
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, select
 
 from ...deps import CurrentUser, SessionDep
 from ...ui import render
@@ -14,6 +14,7 @@ from ..api.query import search_condition
 from ..common import users_by_id
 from ..models import Account, Case, Contact, Lead, Opportunity
 from ..objects import OBJECTS
+from ..sharing import visible_here
 
 router = APIRouter()
 
@@ -83,7 +84,7 @@ def run_search(session, q: str) -> list[Group]:
     found: list[tuple[Scope, Group, list]] = []
     for scope in SCOPES:
         info = OBJECTS[scope.key]
-        where = search_condition(scope.model, scope.fields, q)
+        where = and_(search_condition(scope.model, scope.fields, q), *visible_here(session, scope.key))
         group = Group(scope.key, info.label, info.plural, info.icon, info.color, scope.columns)
         group.total = session.execute(select(func.count()).select_from(scope.model).where(where)).scalar_one()
         records = list(session.execute(select(scope.model).where(where).order_by(*scope.order).limit(GROUP_LIMIT)).scalars()) if group.total else []

@@ -45,6 +45,11 @@ def seed_crm(ctx: SeedContext) -> Built:
     for batch in seed_dashboards(built):  # their own RNG namespace, new tables only
         ctx.session.add_all(batch)
         ctx.session.flush()
+    from ..sharing import seed_rows, seed_running_users  # the org's sharing settings and field-level security: no random draw
+
+    ctx.session.add_all(seed_rows())
+    seed_running_users(ctx.session)
+    ctx.session.flush()
     return built
 
 

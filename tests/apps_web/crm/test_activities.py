@@ -50,7 +50,7 @@ def test_log_a_call_from_the_timeline(fresh, live_host) -> None:
 
 def test_new_task_and_new_event_from_the_composer(fresh, live_host) -> None:
     world, page = fresh
-    opp_id = world.one("SELECT id FROM crm_opportunity WHERE stage = 'Prospecting' ORDER BY id LIMIT 1")[0]
+    opp_id = world.one("SELECT id FROM crm_opportunity WHERE stage = 'Prospecting' AND owner_id = ? ORDER BY id LIMIT 1", rep(world)[1])[0]  # their own deal
     before = world.one("SELECT max(id) FROM crm_activity")[0]
     page.goto(live_host.url("crm", f"/opportunities/{opp_id}?tab=activity"))
     composer = page.get_by_role("region", name="Activity composer")
@@ -262,7 +262,8 @@ def test_timeline_and_related_list_open_an_event_whose_start_edits_in_place(fres
     event_id, subject, opp_id, start, end, location = world.one("""SELECT a.id, a.subject, a.related_id, a.start_at, a.end_at, a.location
         FROM crm_activity a WHERE a.kind = 'meeting' AND a.related_type = 'opportunity' AND a.location IS NOT NULL
         AND (SELECT count(*) FROM crm_activity b WHERE b.related_type = 'opportunity' AND b.related_id = a.related_id AND b.subject = a.subject) = 1
-        ORDER BY a.id LIMIT 1""")
+        AND a.related_id IN (SELECT id FROM crm_opportunity WHERE owner_id = ?)
+        ORDER BY a.id LIMIT 1""", rep(world)[1])  # a meeting on one of the rep's own deals (Opportunities are Private)
     page.goto(live_host.url("crm", f"/opportunities/{opp_id}?tab=activity"))
     page.get_by_role("tabpanel", name="Activity").get_by_role("link", name=subject, exact=True).click()
     expect(page).to_have_url(re.compile(rf"/activities/{event_id}$"))

@@ -27,7 +27,8 @@ def client_for(live_host, world: World, username: str | None) -> httpx.Client:
 
 
 def rep_of(world: World) -> tuple[int, str]:
-    return world.one("SELECT id, username FROM identity_user WHERE role = 'sales_rep' ORDER BY id")
+    # The VP of Sales: every deal's owner is below them in the role hierarchy (sharing: test_sharing.py).
+    return world.one("SELECT id, username FROM identity_user WHERE title = 'VP of Sales' ORDER BY id")
 
 
 @pytest.fixture(scope="module")

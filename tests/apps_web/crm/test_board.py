@@ -17,6 +17,11 @@ def rep_of(world) -> tuple[int, str]:
     return world.one("SELECT id, username FROM identity_user WHERE role = 'sales_rep' ORDER BY id")
 
 
+def vp_of(world) -> tuple[int, str]:
+    """The VP of Sales: every deal is owned by someone below them in the role hierarchy, so the whole board shows."""
+    return world.one("SELECT id, username FROM identity_user WHERE title = 'VP of Sales' ORDER BY id")
+
+
 @pytest.fixture()
 def world(live_host):
     return live_host.world()  # a fresh world per test: every test moves cards
@@ -24,7 +29,7 @@ def world(live_host):
 
 @pytest.fixture()
 def page(browser, live_host, world):
-    context = live_host.new_context(browser, world, rep_of(world)[1])
+    context = live_host.new_context(browser, world, vp_of(world)[1])
     page = context.new_page()
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
@@ -86,8 +91,9 @@ def test_columns_show_stage_counts_and_totals(page: Page, live_host, world) -> N
     expect(page.locator(".kanban-col")).to_have_count(len(OPEN_STAGES))
 
 
-def test_my_opportunities_filter(page: Page, live_host, world) -> None:
-    user_id, _ = rep_of(world)
+def test_my_opportunities_filter(browser, live_host, world) -> None:
+    user_id, username = rep_of(world)
+    page = live_host.new_context(browser, world, username).new_page()  # a rep: their own deals (Opportunity is Private)
     open_board(page, live_host)
     page.get_by_role("link", name="My Opportunities").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("My Opportunities")
@@ -198,10 +204,11 @@ def test_names_render_as_text(page: Page, live_host, world) -> None:
     assert page.dialogs == []
 
 
-def test_kanban_settings_group_by_type_and_move_sets_the_type(page: Page, live_host, world) -> None:
+def test_kanban_settings_group_by_type_and_move_sets_the_type(browser, live_host, world) -> None:
     from apps_web.crm.picklists import OPPORTUNITY_TYPES
 
-    user_id = rep_of(world)[0]
+    user_id, username = rep_of(world)  # a rep's own open deals (My Opportunities), which they may move
+    page = live_host.new_context(browser, world, username).new_page()
     open_board(page, live_host, "?scope=mine&closed=0")
     page.get_by_role("button", name="Kanban Settings").click()
     dialog = page.get_by_role("dialog", name="Kanban Settings")
@@ -231,3 +238,20 @@ def test_kanban_settings_group_by_type_and_move_sets_the_type(page: Page, live_h
     assert world.one("SELECT type FROM crm_opportunity WHERE id = ?", opp_id)[0] == old_type
     expect(page.locator("#kanban-group")).to_have_value("type")  # the settings stay
     expect(page.locator("#board-summary")).to_contain_text("Grouped by Type")
+    page.context.close()
+
+
+def test_a_rep_sees_only_their_deals_and_cannot_move_a_colleagues(browser, live_host, world) -> None:
+    user_id, username = rep_of(world)
+    page = live_host.new_context(browser, world, username).new_page()
+    open_board(page, live_host)
+    expect(page.locator(".kanban-card").first).to_be_visible()
+    ids = {int(x) for x in page.locator(".kanban-card").evaluate_all("els => els.map(e => e.dataset.id)")}
+    with world.connect() as conn:
+        assert ids <= {r[0] for r in conn.execute("SELECT id FROM crm_opportunity WHERE owner_id = ?", (user_id,))}
+        other, stage = conn.execute("SELECT id, stage FROM crm_opportunity WHERE owner_id != ? AND stage = 'Prospecting' ORDER BY id LIMIT 1", (user_id,)).fetchone()
+    status = page.evaluate("""async (id) => (await fetch(`/opportunities/board/${id}/move`, {method: "POST",
+        body: new URLSearchParams({stage: "Qualification"})})).status""", other)
+    assert status == 403
+    assert opp_row(world, other)[0] == stage
+    page.context.close()

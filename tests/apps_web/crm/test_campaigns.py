@@ -87,7 +87,8 @@ def test_primary_campaign_source_feeds_the_campaign_statistics(browser, live_hos
                                       AND o.stage = 'Closed Won') > 0 ORDER BY c.id LIMIT 1""")
     opps = world.query("SELECT id, name, stage, amount FROM crm_opportunity WHERE campaign_id = ? ORDER BY id", camp_id)
     won = [o for o in opps if o[2] == "Closed Won"]
-    context = live_host.new_context(browser, world, world.one("SELECT username FROM identity_user WHERE role = 'sales_rep' ORDER BY id")[0])
+    # The VP of Sales: every deal's owner is below them (Opportunities are Private; a rep would see only their own)
+    context = live_host.new_context(browser, world, world.one("SELECT username FROM identity_user WHERE title = 'VP of Sales' ORDER BY id")[0])
     page = context.new_page()
     page.goto(live_host.url("crm", f"/campaigns/{camp_id}"))
     table = page.get_by_role("table", name="Opportunities")

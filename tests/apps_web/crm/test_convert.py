@@ -43,7 +43,9 @@ def fresh(browser: Browser, live_host):
 
 def test_convert_into_new_account_contact_and_opportunity(fresh, live_host) -> None:
     world, page = fresh
-    lead_id, company, first, last, owner_id = open_lead(world)
+    lead_id, company, first, last, _ = open_lead(world)
+    owner_id = rep(world)[1]  # the rep converts a lead assigned to them: the new deal is theirs (Opportunities are Private)
+    write(world, "UPDATE crm_lead SET owner_id = ? WHERE id = ?", owner_id, lead_id)
     write(world, "INSERT INTO crm_activity (kind, subject, status, priority, related_type, related_id) VALUES ('task', 'Intro call prep', 'Not Started', 'Normal', 'lead', ?)", lead_id)
     n_acct, n_contact, n_opp = count(world, "crm_account"), count(world, "crm_contact"), count(world, "crm_opportunity")
     page.goto(live_host.url("crm", f"/leads/{lead_id}"))

@@ -115,7 +115,9 @@ def test_builder_creates_dashboard_with_gauge_and_order(as_role, live_host) -> N
     assert world.one("SELECT name, description, folder FROM crm_dashboard WHERE id = ?", dash_id) == ("My Quarter", "Where my deals stand", "Private Dashboards")
 
     page.get_by_role("link", name="Done").click()
-    total = world.one(f"SELECT SUM(o.amount) FROM crm_opportunity o WHERE {OPEN}")[0]
+    # A new dashboard runs as its owner, a rep: their own deals (Opportunity is Private).
+    total = world.one(f"SELECT SUM(o.amount) FROM crm_opportunity o WHERE {OPEN} AND o.owner_id = "
+                      "(SELECT id FROM identity_user WHERE role = 'sales_rep' ORDER BY id LIMIT 1)")[0]
     expect(page.locator("svg.gauge-chart")).to_have_attribute("data-value", f"{total:.2f}")
     expect(page.get_by_role("table", name="Biggest Stages").locator("tbody tr")).to_have_count(3)
 
@@ -183,8 +185,10 @@ def test_component_from_a_saved_report_uses_its_filters(as_role, live_host) -> N
     expect(page.get_by_text('Component "New Business by Stage" was added.')).to_be_visible()
     assert world.one("SELECT report_id, standard_report, display FROM crm_dashboard_component WHERE dashboard_id = ?", dash) == (rid, None, "donut")
     page.get_by_role("link", name="Done").click()
-    stage, amount = world.one("SELECT stage, SUM(amount) FROM crm_opportunity WHERE type = 'New Business' GROUP BY stage ORDER BY SUM(amount) DESC LIMIT 1")
-    total = world.one("SELECT SUM(amount) FROM crm_opportunity WHERE type = 'New Business'")[0]
+    # The dashboard runs as its owner, a rep: their own deals only (Opportunity is Private).
+    stage, amount = world.one("SELECT stage, SUM(amount) FROM crm_opportunity WHERE type = 'New Business' AND owner_id = ? "
+                              "GROUP BY stage ORDER BY SUM(amount) DESC LIMIT 1", uid)
+    total = world.one("SELECT SUM(amount) FROM crm_opportunity WHERE type = 'New Business' AND owner_id = ?", uid)[0]
     expect(page.get_by_role("link", name=re.compile(rf"^{re.escape(stage)}: {re.escape(money(amount))} \(\d+\.\d%\)$"))).to_have_count(1)
     expect(page.locator("section.dash-component")).to_have_attribute("data-total", f"{total:.2f}")
     # The report can't be deleted while the component reads it.

@@ -97,8 +97,20 @@ def test_validation_errors_keep_values_and_save_nothing(fresh, live_host) -> Non
     assert world.query("SELECT count(*) FROM crm_contact")[0][0] == before + 1
 
 
-def test_save_and_new_reopens_the_dialog(fresh, live_host) -> None:
-    world, page = fresh
+@pytest.fixture()
+def manager(browser: Browser, live_host):
+    """A sales manager: their profile edits Annual Revenue and Probability (read-only for reps, field-level security)."""
+    world = live_host.world()
+    username, user_id = world.one("SELECT username, id FROM identity_user WHERE role = 'sales_manager' ORDER BY id")
+    context = live_host.new_context(browser, world, username)
+    page = context.new_page()
+    page.on("dialog", lambda d: pytest.fail(f"unexpected browser dialog: {d.message}"))
+    yield world, page, user_id
+    context.close()
+
+
+def test_save_and_new_reopens_the_dialog(manager, live_host) -> None:
+    world, page, user_id = manager
     dialog = open_new(page, live_host, "/accounts", "Account")
     dialog.get_by_label("Account Name").fill("Zephyr Kites Ltd.")
     dialog.get_by_label("Industry").select_option("Recreation")
@@ -110,7 +122,7 @@ def test_save_and_new_reopens_the_dialog(fresh, live_host) -> None:
     dialog = page.get_by_role("dialog", name="New Account")
     expect(dialog).to_be_visible()
     expect(dialog.get_by_label("Account Name")).to_have_value("")
-    assert world.query("SELECT industry, annual_revenue, owner_id FROM crm_account WHERE name = 'Zephyr Kites Ltd.'") == [("Recreation", 1250000.0, rep(world)[1])]
+    assert world.query("SELECT industry, annual_revenue, owner_id FROM crm_account WHERE name = 'Zephyr Kites Ltd.'") == [("Recreation", 1250000.0, user_id)]
     dialog.get_by_label("Account Name").fill("Zephyr Kites GmbH")
     dialog.get_by_label("Account Name").press("Enter")  # Enter saves (not Save & New)
     expect(page).to_have_url(re.compile(r"/accounts/\d+$"))
@@ -153,8 +165,8 @@ def test_edit_with_error_reopens_edit_dialog(fresh, live_host) -> None:
     assert world.query("SELECT name FROM crm_account WHERE id = ?", record_id) == [(name,)]
 
 
-def test_opportunity_stage_sets_default_probability(fresh, live_host) -> None:
-    world, page = fresh
+def test_opportunity_stage_sets_default_probability(manager, live_host) -> None:
+    world, page, _ = manager
     dialog = open_new(page, live_host, "/opportunities", "Opportunity")
     dialog.get_by_label("Opportunity Name").fill("Kite Fleet Renewal")
     dialog.get_by_label("Close Date").fill("2026-04-30")

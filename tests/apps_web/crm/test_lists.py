@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 from sqlalchemy import event
 from starlette.datastructures import QueryParams
 
+from apps_web.crm import sharing
 from apps_web.crm.listing import ListParams, ViewContext, run_list
 from apps_web.crm.views import SPECS
 from apps_web.identity.models import User
@@ -98,7 +99,9 @@ def test_filter_rows_apply_and_url_reproduces_view(page: Page, shared, live_host
     panel.get_by_role("button", name="Apply").click()
 
     expect(page).to_have_url(re.compile(r"ff=stage&fo=equals&fv=Closed\+Won&ff=amount&fo=greater&fv=100000"))
-    expected = world.query("SELECT count(*) FROM crm_opportunity WHERE stage = 'Closed Won' AND amount > 100000")[0][0]
+    # Opportunities are Private: the rep's list holds their own deals and those of the people below them
+    mine = "owner_id IN (SELECT id FROM identity_user WHERE id = %d OR manager_id = %d)" % (rep(world)[1], rep(world)[1])
+    expected = world.query(f"SELECT count(*) FROM crm_opportunity WHERE stage = 'Closed Won' AND amount > 100000 AND {mine}")[0][0]
     assert 0 < expected < 250
     assert count_on_page(page) == expected
     expect(page.locator("#list-summary")).to_contain_text("Filtered by all opportunities - Stage, Amount")
@@ -108,9 +111,9 @@ def test_filter_rows_apply_and_url_reproduces_view(page: Page, shared, live_host
     panel.locator("[data-filter-row]").nth(1).get_by_role("button", name=re.compile("Remove filter")).click()
     panel.get_by_role("button", name="Apply").click()
     expect(page).not_to_have_url(re.compile("amount"))
-    assert count_on_page(page) == world.query("SELECT count(*) FROM crm_opportunity WHERE stage = 'Closed Won'")[0][0]
+    assert count_on_page(page) == world.query(f"SELECT count(*) FROM crm_opportunity WHERE stage = 'Closed Won' AND {mine}")[0][0]
     page.goto(live_host.url("crm", "/opportunities?ff=close_date&fo=less&fv=2026-01-01&ff=name&fo=contains&fv=pilot"))
-    assert count_on_page(page) == world.query("SELECT count(*) FROM crm_opportunity WHERE close_date < '2026-01-01' AND name LIKE '%pilot%'")[0][0]
+    assert count_on_page(page) == world.query(f"SELECT count(*) FROM crm_opportunity WHERE close_date < '2026-01-01' AND name LIKE '%pilot%' AND {mine}")[0][0]
 
 
 def test_bad_filter_value_is_flagged_not_applied(page: Page, shared, live_host) -> None:
@@ -207,7 +210,7 @@ def test_mass_change_owner_on_three_rows(fresh, live_host) -> None:
 
 def test_mass_delete_with_confirmation(fresh, live_host) -> None:
     world, page = fresh
-    page.goto(live_host.url("crm", "/leads"))
+    page.goto(live_host.url("crm", "/leads?view=my_open"))  # a rep deletes leads they own (deleting needs ownership)
     total = count_on_page(page)
     rows = page.locator("table.list-table tbody tr")
     ids = [int(rows.nth(i).get_attribute("data-id")) for i in (1, 2)]
@@ -226,8 +229,10 @@ def test_mass_delete_with_confirmation(fresh, live_host) -> None:
     assert count_on_page(page) == total - 2
 
 
-def test_row_menu_delete_acts_on_that_row_only(fresh, live_host) -> None:
-    world, page = fresh
+def test_row_menu_delete_acts_on_that_row_only(browser: Browser, live_host) -> None:
+    world = live_host.world()  # the administrator cleans up closed cases (a rep may delete only what they own)
+    context = live_host.new_context(browser, world, world.one("SELECT username FROM identity_user WHERE role = 'admin' ORDER BY id")[0])
+    page = context.new_page()
     page.goto(live_host.url("crm", "/cases?view=closed"))
     rows = page.locator("table.list-table tbody tr")
     rows.nth(0).get_by_role("checkbox").check()  # a checked row elsewhere must survive
@@ -242,6 +247,7 @@ def test_row_menu_delete_acts_on_that_row_only(fresh, live_host) -> None:
     expect(page.get_by_role("status")).to_contain_text("1 case was deleted.")
     assert world.query("SELECT id FROM crm_case WHERE id IN (?, ?)", keep, target) == [(keep,)]
     expect(page.get_by_role("link", name=number, exact=True)).to_have_count(0)
+    context.close()
 
 
 def test_row_menu_change_owner(fresh, live_host) -> None:
@@ -305,6 +311,8 @@ def test_one_query_per_page_and_url_round_trip(live_host) -> None:
         engine = session.get_bind()
         listen = lambda *a: statements.append(a[2])  # noqa: E731
         event.listen(engine, "before_cursor_execute", listen)
+        for object_key in ("account", "opportunity"):  # the sharing settings and the role chart: read once per session
+            sharing.visible(session, user, object_key)
         try:
             for key, spec in SPECS.items():
                 for view in spec.views:

@@ -152,7 +152,8 @@ def test_api_saves_write_history_and_respect_the_rules(world_page, live_host) ->
     expect(history).to_contain_text("Working")
 
     locked = world.one("""SELECT o.id, o.amount FROM crm_opportunity o WHERE o.stage NOT IN ('Closed Won', 'Closed Lost')
-        AND EXISTS (SELECT 1 FROM crm_opportunity_line_item l WHERE l.opportunity_id = o.id) ORDER BY o.id LIMIT 1""")
+        AND EXISTS (SELECT 1 FROM crm_opportunity_line_item l WHERE l.opportunity_id = o.id)
+        AND o.owner_id = ? ORDER BY o.id LIMIT 1""", me)  # one of the user's own deals (Opportunities are Private)
     code, text = api_patch(page, f"/api/opportunities/{locked[0]}", {"amount": 1})
     assert code == 422 and "Edit the products instead" in text
     code, text = api_patch(page, f"/api/opportunities/{locked[0]}", {"stage": "Closed Lost"})

@@ -20,7 +20,9 @@ from .conftest import write
 
 
 def rep(world) -> str:
-    return world.one("SELECT username FROM identity_user WHERE role = 'sales_rep' ORDER BY id")[0]
+    """The VP of Sales: above every deal's, account's and contact's owner in the role hierarchy, so every
+    record page here opens with all its actions (sharing itself is tested in test_sharing.py)."""
+    return world.one("SELECT username FROM identity_user WHERE title = 'VP of Sales' ORDER BY id")[0]
 
 
 @pytest.fixture(scope="module")
@@ -406,4 +408,6 @@ def test_record_page_query_count_is_bounded(shared, live_host, path: str) -> Non
         assert client.get(url).status_code == 200
     finally:
         event.remove(Engine, "before_cursor_execute", count)
-    assert len(statements) <= 40, statements
+    # 40, plus the three reads of record sharing made once per request (Org-Wide Defaults, the role chart,
+    # field-level security), whatever the number of related lists
+    assert len(statements) <= 43, statements

@@ -53,7 +53,8 @@ def test_build_group_sum_save_to_new_folder(fresh, live_host) -> None:
     expect(page.locator("#fv-2-err")).to_have_count(0)
 
     rows = world.query("SELECT o.stage, u.first_name || ' ' || u.last_name, o.amount FROM crm_opportunity o JOIN identity_user u ON u.id = o.owner_id "
-                       "WHERE o.type = 'New Business' AND o.amount > 50000")
+                       "WHERE o.type = 'New Business' AND o.amount > 50000"  # the rep's own deals: Opportunity is Private
+                       " AND o.owner_id = (SELECT id FROM identity_user WHERE role = 'sales_rep' ORDER BY id LIMIT 1)")
     total = sum(r[2] or 0 for r in rows)
     expect(page.locator("#total-records")).to_have_text(str(len(rows)))
     expect(page.locator("[data-summary='amount:sum']")).to_have_text(money(total))

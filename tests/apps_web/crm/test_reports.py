@@ -33,6 +33,16 @@ def world(live_host):
 
 
 @pytest.fixture()
+def vp_page(browser, live_host, world):
+    """The VP of Sales: every deal's owner is below them in the role hierarchy, so reports count the whole pipeline
+    (a rep's reports count their own deals: Opportunity is Private; see test_sharing.py)."""
+    username = world.one("SELECT username FROM identity_user WHERE title = 'VP of Sales' ORDER BY id")[0]
+    context = live_host.new_context(browser, world, username)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture()
 def page(browser, live_host, world):
     context = live_host.new_context(browser, world, rep_of(world)[1])
     page = context.new_page()
@@ -46,7 +56,8 @@ def subtotals(page: Page, level: str) -> dict[str, tuple[int, float | None]]:
     return {g: (n, t) for g, n, t in data}
 
 
-def test_list_and_pipeline_report_totals_equal_sql(page: Page, live_host, world) -> None:
+def test_list_and_pipeline_report_totals_equal_sql(vp_page: Page, live_host, world) -> None:
+    page = vp_page
     page.goto(live_host.url("crm", "/reports"))
     names = page.get_by_role("table", name="All Reports").locator("tbody td:first-child")
     expect(names).to_have_text(sorted(r.name for r in REPORTS.values()))
@@ -95,7 +106,8 @@ def test_group_by_selector_and_owner_and_date_filters(page: Page, live_host, wor
     expect(page.locator("#total-records")).to_have_text(str(sum(n for _k, n, _t in rows)))
 
 
-def test_deals_won_defaults_to_this_quarter_and_cases_count_by_status(page: Page, live_host, world) -> None:
+def test_deals_won_defaults_to_this_quarter_and_cases_count_by_status(vp_page: Page, live_host, world) -> None:
+    page = vp_page
     page.goto(live_host.url("crm", "/reports/deals-won-this-quarter"))
     expect(page.get_by_label("Close Date")).to_have_value("this_quarter")
     start, end = date_range("this_quarter", world.clock)
@@ -135,7 +147,8 @@ def test_sorting_detail_rows_and_detail_toggle(page: Page, live_host, world) -> 
     expect(page.locator("tr.detail-row")).to_have_count(sum(counts.values()))
 
 
-def test_csv_export_downloads_the_grouped_filtered_rows(page: Page, live_host, world) -> None:
+def test_csv_export_downloads_the_grouped_filtered_rows(vp_page: Page, live_host, world) -> None:
+    page = vp_page
     page.goto(live_host.url("crm", "/reports/pipeline-by-stage-and-owner?g1=stage&g2=&range=all&sort=amount&dir=desc"))
     with page.expect_download() as info:
         page.get_by_role("link", name="Export").click()
@@ -155,7 +168,7 @@ def test_csv_export_downloads_the_grouped_filtered_rows(page: Page, live_host, w
     response = page.evaluate("""async (url) => {
         const r = await fetch(url);
         return {ok: r.ok, type: r.headers.get("content-type"), disposition: r.headers.get("content-disposition"), text: await r.text()};
-    }""", "/reports/deals-won-this-quarter.csv?owner=me")
+    }""", f"/reports/deals-won-this-quarter.csv?owner={rep_of(world)[0]}")
     assert response["ok"]
     assert response["type"].startswith("text/csv")
     assert response["disposition"].startswith("attachment;")

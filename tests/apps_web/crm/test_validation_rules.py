@@ -81,8 +81,9 @@ def test_seeded_rules_compile_and_the_active_ones_hold_for_every_seeded_record(l
 # -- every save path -------------------------------------------------------------------------------------
 @pytest.fixture()
 def fresh(browser: Browser, live_host):
+    """Signed in as the VP of Sales, who reaches every deal through the role hierarchy (Opportunities are Private)."""
     world = live_host.world()
-    context = live_host.new_context(browser, world, user_of(world, "sales_rep"))
+    context = live_host.new_context(browser, world, world.one("SELECT username FROM identity_user WHERE title = 'VP of Sales' ORDER BY id")[0])
     yield world, context.new_page()
     context.close()
 

@@ -93,7 +93,7 @@ def test_agents_are_appended_after_the_companys_people(db) -> None:
 def _tables(path: Path, tables: list[str]) -> dict[str, list[tuple]]:
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY id").fetchall() for t in tables}
+        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in tables}
     finally:
         conn.close()
 
