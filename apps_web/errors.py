@@ -12,6 +12,15 @@ from .identity.session import SESSION_COOKIE
 from .ui import portal_url, render, signin_url
 
 
+class TitledError(StarletteHTTPException):
+    """An HTTP error whose page has the product's own heading ("Insufficient Privileges") instead of
+    the generic one; API clients get the detail as with any error."""
+
+    def __init__(self, status_code: int, detail: str, title: str) -> None:
+        super().__init__(status_code, detail)
+        self.title = title
+
+
 def wants_json(request: Request) -> bool:
     return request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", "")
 
@@ -57,7 +66,10 @@ def install_error_handlers(app: FastAPI) -> None:
             # Like a real app, nothing but the sign-in page is shown to someone signed out.
             return RedirectResponse(signin_url(request), status_code=303)
         template = "ui/not_found.html" if exc.status_code == 404 else "ui/http_error.html"
-        return render(request, template, status_code=exc.status_code, status=exc.status_code, detail=exc.detail)
+        title, detail = getattr(exc, "title", None), exc.detail
+        if title and isinstance(detail, str) and detail.startswith(f"{title}: "):
+            detail = detail[len(title) + 2:]  # the heading says it already
+        return render(request, template, status_code=exc.status_code, status=exc.status_code, detail=detail, title=title)
 
 
 def _attach_user(request: Request) -> None:

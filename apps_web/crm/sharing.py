@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import HTTPException
 from sqlalchemy import and_, false, or_, select
 from sqlmodel import Session
 
+from ..errors import TitledError
 from ..identity.models import Role, User
 from .models import Account, Case, Contact, FieldPermission, Lead, Opportunity, OrgWideDefault
 
@@ -192,13 +192,13 @@ def can_edit(session: Session, user: User, object_key: str, record: Any) -> bool
 
 def require_read(session: Session, user: User, object_key: str, record: Any) -> None:
     if not can_read(session, user, object_key, record):
-        raise HTTPException(403, INSUFFICIENT)
+        raise TitledError(403, INSUFFICIENT, INSUFFICIENT_TITLE)
 
 
 def require_edit(session: Session, user: User, object_key: str, record: Any) -> None:
     require_read(session, user, object_key, record)
     if not can_edit(session, user, object_key, record):
-        raise HTTPException(403, INSUFFICIENT)
+        raise TitledError(403, INSUFFICIENT, INSUFFICIENT_TITLE)
 
 
 def visible(session: Session, user: User, object_key: str, model: Any = None) -> list:

@@ -17,7 +17,8 @@ from .. import picklists as pl
 from ..common import get_or_404, record_view, stamp, users_by_id
 from ..models import Contact, OpportunityContactRole
 from ..objects import OBJECTS
-from ..sharing import INSUFFICIENT
+from ...errors import TitledError
+from ..sharing import INSUFFICIENT, INSUFFICIENT_TITLE
 from ..record import LAYOUTS, build_activity_page, build_page, layout_of, record_label, related_list
 
 router = APIRouter()
@@ -37,7 +38,7 @@ def load(session, object_key: str, record_id: int, need: str = "read"):
         elif need == "delete":
             require_read(session, user, object_key, record)
             if not can_delete(session, user, object_key, record):
-                raise HTTPException(403, INSUFFICIENT)
+                raise TitledError(403, INSUFFICIENT, INSUFFICIENT_TITLE)
         else:
             require_read(session, user, object_key, record)
     return record

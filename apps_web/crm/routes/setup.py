@@ -24,6 +24,7 @@ from fastapi.responses import Response
 from sqlmodel import Session, func, select
 
 from ...deps import ClockDep, CurrentUser, SessionDep
+from ...errors import TitledError
 from ...identity.models import Role, User
 from ...ui import redirect, render
 from ..common import get_or_404, stamp, users_by_id
@@ -46,7 +47,7 @@ def can_customize(user: User) -> bool:
 
 def _require_admin(user: User) -> None:
     if not can_customize(user):
-        raise HTTPException(403, INSUFFICIENT)
+        raise TitledError(403, INSUFFICIENT, "Insufficient Privileges")
 
 
 def field_choices(object_key: str) -> list[tuple[str, str]]:

@@ -46,7 +46,8 @@ def test_rep_cannot_open_find_or_report_a_colleagues_deal(browser: Browser, live
     page = _page(browser, live_host, world, rep)
     res = page.goto(live_host.url("crm", f"/opportunities/{opp_id}"))
     assert res.status == 403
-    expect(page.get_by_text(INSUFFICIENT).first).to_be_visible()
+    expect(page.get_by_role("heading", name=INSUFFICIENT, exact=True)).to_be_visible()  # the product's heading, not a generic one
+    expect(page.get_by_text("You don't have the level of access necessary")).to_be_visible()
     # Not in the list view, global search or the pipeline report; the rep's own deal is.
     page.goto(live_host.url("crm", "/opportunities?view=all&q=" + name.split(" ")[0]))
     expect(page.get_by_role("link", name=name, exact=True)).to_have_count(0)
