@@ -170,13 +170,17 @@ def test_record_a_crm_task_on_the_live_view_then_replay_it(studio: StudioServer,
 
 
 def open_opportunity(store) -> dict:  # noqa: ANN001
-    """An open opportunity of seed 0 with an amount (the page the exploration starts on)."""
+    """An open opportunity of seed 0 with an amount (the page the exploration starts on), owned by the
+    studio's default user, the first sales rep (opportunities are private to their owners), without
+    products (whose amount rolls up from them and has no pencil)."""
     import sqlite3
 
     conn = sqlite3.connect(store.template(0))
     try:
         row = conn.execute(
-            "select id, name, amount from crm_opportunity where stage not like 'Closed%' and amount > 0 order by id limit 1"
+            "select o.id, o.name, o.amount from crm_opportunity o where o.stage not like 'Closed%' and o.amount > 0 "
+            "and o.owner_id = (select min(id) from identity_user where role = 'sales_rep' and active) "
+            "and not exists (select 1 from crm_opportunity_line_item i where i.opportunity_id = o.id) order by o.id limit 1"
         ).fetchone()
     finally:
         conn.close()
