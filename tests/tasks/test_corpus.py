@@ -76,7 +76,7 @@ def test_build_resume_card_and_export(folder: TaskRegistry, runtime, tmp_path) -
     # the first run stops after two instances (seed 0 of the first two templates): an interrupted build
     first = run(build_async(folder, ids, [0, 1, 2], out, workers=2, policy=policy, limit=2, runtime=runtime, on_event=note))
     corpus = CorpusDir(out)
-    assert (first.proven, first.failed, first.duplicates) == (2, 0, 0)
+    assert (first.proven, first.failed, first.duplicates) == (2, 0, 0), [(f["id"], f["seed"], f["reasons"]) for f in corpus.failures()]
     assert sorted(_keys(corpus, INSTANCES)) == [(SAME, 0), (REAL, 0)]
     with open(out / INSTANCES, "ab") as f:  # a crash in the middle of a line
         f.write(b'{"id": "crm.opportunity-set-ne')
