@@ -39,16 +39,32 @@ def heading_level(style: str | None) -> int | None:
     return None
 
 
+def section_span(blocks: list[dict[str, Any]], index: int) -> range:
+    """The blocks under the heading at ``blocks[index]``, up to the next heading of the same or a
+    higher level (blocks in document order)."""
+    level = heading_level(blocks[index].get("style"))
+    end = next((j for j in range(index + 1, len(blocks)) if level is not None
+                and (lv := heading_level(blocks[j].get("style"))) is not None and lv <= level), len(blocks))
+    return range(index + 1, end)
+
+
 def section_text(blocks: list[dict[str, Any]], index: int) -> str:
     """The text under the heading at ``blocks[index]`` (blocks in document order)."""
-    level = heading_level(blocks[index].get("style"))
-    out = []
-    for b in blocks[index + 1:]:
-        lv = heading_level(b.get("style"))
-        if level is not None and lv is not None and lv <= level:
-            break
-        out.append(b.get("text") or "")
-    return "\n".join(out)
+    return "\n".join(blocks[j].get("text") or "" for j in section_span(blocks, index))
+
+
+def document_blocks(env: Env, document: Where, documents_table: str, blocks_table: str) -> tuple[list[dict[str, Any]] | None, str]:
+    """The blocks of the one document matching ``document``, in order; or None and why not."""
+    docs = [r for r in env.rows(documents_table) if match_row(document, r, env, documents_table)]
+    if len(docs) != 1:
+        return None, "no such document" if not docs else f"{len(docs)} documents match"
+    return sorted((b for b in env.rows(blocks_table) if b["item_id"] == docs[0].get("id")), key=lambda b: b["position"]), ""
+
+
+def find_heading(blocks: list[dict[str, Any]], heading: FieldCond, style: str | None, env: Env) -> int | None:
+    """The index of the first heading (of ``style`` if given) whose text meets ``heading``."""
+    return next((i for i, b in enumerate(blocks) if heading_level(b["style"]) is not None and (style is None or b["style"] == style)
+                 and heading.test(b["text"], env)), None)
 
 
 class SectionSpec(CheckSpec):
@@ -91,14 +107,10 @@ class SectionSpec(CheckSpec):
         if not wanted:
             wanted.append(("exists", f"{subject} exists", None))
 
-        docs = [r for r in env.rows(self.documents_table) if match_row(self.document, r, env, self.documents_table)]
-        problem, text = None, None
-        if len(docs) != 1:
-            problem = "no such document" if not docs else f"{len(docs)} documents match"
-        else:
-            blocks = sorted((b for b in env.rows(self.blocks_table) if b["item_id"] == docs[0].get("id")), key=lambda b: b["position"])
-            at = next((i for i, b in enumerate(blocks) if heading_level(b["style"]) is not None and (self.style is None or b["style"] == self.style)
-                       and self.heading.test(b["text"], env)), None)
+        blocks, problem = document_blocks(env, self.document, self.documents_table, self.blocks_table)
+        text = None
+        if blocks is not None:
+            at = find_heading(blocks, self.heading, self.style, env)
             if at is None:
                 problem = f"no {self.style or 'heading'} {heading_phrase} in the document"
             else:
@@ -214,19 +226,15 @@ class TableSpec(CheckSpec):
 
     def _find(self, env: Env) -> tuple[list[list[str]] | None, str]:
         """The table's rows of cell texts, or None and why not."""
-        docs = [r for r in env.rows(self.documents_table) if match_row(self.document, r, env, self.documents_table)]
-        if len(docs) != 1:
-            return None, "no such document" if not docs else f"{len(docs)} documents match"
-        blocks = sorted((b for b in env.rows(self.blocks_table) if b["item_id"] == docs[0].get("id")), key=lambda b: b["position"])
+        blocks, problem = document_blocks(env, self.document, self.documents_table, self.blocks_table)
+        if blocks is None:
+            return None, problem
         span = range(len(blocks))
         if self.heading is not None:
-            at = next((i for i, b in enumerate(blocks) if heading_level(b["style"]) is not None and (self.style is None or b["style"] == self.style)
-                       and self.heading.test(b["text"], env)), None)
+            at = find_heading(blocks, self.heading, self.style, env)
             if at is None:
                 return None, f"no {self.style or 'heading'} {self.heading.phrase('heading', env).removeprefix('heading ')} in the document"
-            level = heading_level(blocks[at]["style"])
-            end = next((j for j in range(at + 1, len(blocks)) if (lv := heading_level(blocks[j]["style"])) is not None and level is not None and lv <= level), len(blocks))
-            span = range(at + 1, end)
+            span = section_span(blocks, at)
         tables = [table_rows(blocks[i]["text"]) for i in span if blocks[i]["style"] == TABLE_STYLE]
         where = "under that heading" if self.heading is not None else "in the document"
         if not tables:
