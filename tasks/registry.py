@@ -8,6 +8,7 @@ the form :class:`EpisodeSpec` uses) or as a gymnasium id (``sandbox/crm.opportun
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -32,6 +33,36 @@ class TaskLoadError(ValueError):
     def __init__(self, errors: list[TaskFileError]) -> None:
         self.errors = errors
         super().__init__(f"{len(errors)} task file(s) did not load:\n" + "\n".join(str(e) for e in errors))
+
+
+# folder -> (its files' signature, what loading it gave)
+_LOADED: dict[str, tuple[tuple[Any, ...], tuple[dict[str, LoadedTask], list[TaskFileError]]]] = {}
+_LOADED_LOCK = threading.Lock()
+
+
+def _folder_signature(root: Path) -> tuple[Any, ...]:
+    """Every task and macro file under ``root`` (and the shipped folder's macros) with a hash of its
+    bytes: a change to any of them loads the folder again (reading ~300 small files takes milliseconds)."""
+    files = [*root.rglob("*.yaml"), *(TASKS_DIR.glob("**/_macros.yaml") if root.resolve() != TASKS_DIR else ())]
+    out = []
+    for f in sorted(files):
+        try:
+            out.append((str(f), hashlib.blake2b(f.read_bytes(), digest_size=16).digest()))
+        except OSError:
+            continue
+    return tuple(out)
+
+
+def _load_dir_cached(root: Path) -> tuple[dict[str, LoadedTask], list[TaskFileError]]:
+    """A folder's tasks, loaded once per process while its files are unchanged: registries of the same
+    folder (a runner, a viewer, a test) share the checked templates, which nothing mutates."""
+    folder, signature = str(root.resolve()), _folder_signature(root)
+    with _LOADED_LOCK:
+        seen = _LOADED.get(folder)
+        if seen is None or seen[0] != signature:
+            seen = _LOADED[folder] = (signature, load_dir(root, shipped=TASKS_DIR))
+    tasks, errors = seen[1]
+    return dict(tasks), list(errors)
 
 
 class TaskRegistry:
@@ -63,7 +94,7 @@ class TaskRegistry:
     def load(self, *, strict: bool | None = None) -> dict[str, LoadedTask]:
         with self._lock:
             if self._tasks is None:
-                self._tasks, self._errors = load_dir(self.root, shipped=TASKS_DIR)
+                self._tasks, self._errors = _load_dir_cached(self.root)
         if (self.strict if strict is None else strict) and self._errors:
             raise TaskLoadError(self._errors)
         return self._tasks

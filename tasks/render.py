@@ -131,11 +131,17 @@ def names_used(text: str) -> set[str]:
     """Top-level names a template string refers to (for load-time checks)."""
     if not has_template(text):
         return set()
+    return set(_names_used(text))
+
+
+@lru_cache(maxsize=4096)
+def _names_used(text: str) -> frozenset[str]:
+    # Macros expand the same strings into many templates: each is parsed once per process.
     try:
         ast = TEXT.parse(text)
     except TemplateSyntaxError as e:
         raise RenderError(f"template syntax error: {e.message} in {text!r}") from None
-    return set(meta.find_undeclared_variables(ast))
+    return frozenset(meta.find_undeclared_variables(ast))
 
 
 def expr_names(expr: str) -> set[str]:
