@@ -4,7 +4,7 @@ The oracle (and the tool oracle where a task allows tools) must pass with score 
 and the near-misses must fail. Every direct near-miss (world changes and an answer, graded without a
 browser) runs; of the near-misses played through the GUI, one in every ``GUI_NEAR_MISS_EVERY``-th
 template (a fixed choice that varies between templates), and the generic adversaries, which replay the
-oracle, for one template in ``ADVERSARY_EVERY`` (a fixed share of each app). The full run (every near-miss and adversary, three
+oracle, for one template in ``ADVERSARY_EVERY`` (a fixed share of each app; one of those that replay the oracle in the browser). The full run (every near-miss and adversary, three
 seeds, twice) is `sandbox validate --seeds 0,1,2 --repeat 2` (tasks/README.md). One test per app, so
 the test workers share the work. The long-horizon templates (many apps, 50-150 oracle steps) have a
 test of their own: every one's no-op agent and direct near-misses (graded without a browser), and the GUI
@@ -61,11 +61,15 @@ def runtime(registry: TaskRegistry):
 def ci_sample(task: str, jobs: list[Job]) -> list[Job]:
     """A template's jobs in the CI sample: all but its GUI near-misses, of which one is kept in one
     template of ``GUI_NEAR_MISS_EVERY`` (the task id chooses which templates and which near-miss, so
-    every near-miss position gets its turn across templates; `sandbox validate` plays them all)."""
-    gui = [j for j in jobs if not j.should_pass and j.kind != ADVERSARY and j.via == "gui"]
+    every near-miss position gets its turn across templates), and one of its generic adversaries that
+    replay the oracle in the browser (chosen the same way; those that only answer all run).
+    `sandbox validate` plays them all."""
     h = zlib.crc32(task.encode())
+    gui = [j for j in jobs if not j.should_pass and j.kind != ADVERSARY and j.via == "gui"]
     keep = gui[(h // GUI_NEAR_MISS_EVERY) % len(gui)] if gui and h % GUI_NEAR_MISS_EVERY == 0 else None
-    return [j for j in jobs if j not in gui or j is keep]
+    replays = [j for j in jobs if j.kind == ADVERSARY and j.via == "gui"]
+    replay = replays[h % len(replays)] if replays else None
+    return [j for j in jobs if (j not in gui or j is keep) and (j not in replays or j is replay)]
 
 
 def long_ci_sample(jobs: list[Job]) -> list[Job]:
