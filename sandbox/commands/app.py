@@ -48,9 +48,11 @@ async def _run(args: list[str], as_json: bool) -> int:
     if not positional:
         raise ShellError("say what to do:\n" + USAGE)
     store = WorldStore()
-    host = create_host(store)
-    tools = {t.name: t for t in host_tools(host)}
     head = positional[0]
+    found = _spec(parse_fields(list(args))) if head in ("start", "verify") else None
+    # Only the apps the command needs: building an app's routes and tool list is most of a command's time.
+    host = create_host(store, apps=_apps_needed(positional, found[0] if found else None))
+    tools = {t.name: t for t in host_tools(host)}
     if head == "tools":
         shown = [t for t in tools.values() if len(positional) < 2 or t.app == positional[1]]
         if as_json:
@@ -60,9 +62,9 @@ async def _run(args: list[str], as_json: bool) -> int:
                 typer.echo(f"{t.name:40} {t.description}")
         return 0
     if head == "start":
-        return await _start(host, parse_fields(args))
+        return await _start(host, found)
     if head == "verify":
-        return await _verify(host, parse_fields(args), as_json)
+        return await _verify(host, found, parse_fields(args), as_json)
     if head == "call":
         if len(positional) != 2:
             raise ShellError("usage: sandbox app call TOOL [--field value...]")
@@ -88,6 +90,26 @@ async def _run(args: list[str], as_json: bool) -> int:
     return 0
 
 
+def _apps_needed(positional: list[str], spec) -> tuple | None:  # noqa: ANN001
+    """The installed apps a command uses (None: all of them): the task's apps for start and verify,
+    the named app for `tools APP`, `APP OBJECT VERB` and `call APP_TOOL`."""
+    from apps_web import registry
+
+    installed = {s.name: s for s in registry.discover()}
+    head = positional[0]
+    if spec is not None:
+        names = [spec.app, *spec.apps]
+    elif head == "tools":
+        names = positional[1:2]
+    elif head == "call":
+        names = [n for n in installed if len(positional) > 1 and positional[1].startswith(f"{n}_")][:1]
+    else:
+        names = positional[:1]
+    if not names or any(n not in installed for n in names):
+        return None  # unknown or unnamed: every app, so the error lists what exists
+    return tuple(s for n, s in installed.items() if n in names)
+
+
 def _spec(fields: dict, env: dict | None = None):  # noqa: ANN001, ANN202
     import os
 
@@ -106,12 +128,12 @@ def _spec(fields: dict, env: dict | None = None):  # noqa: ANN001, ANN202
         raise ShellError(str(exc.args[0] if exc.args else exc)) from None
 
 
-async def _start(host, fields: dict) -> int:  # noqa: ANN001
+async def _start(host, found: tuple) -> int:  # noqa: ANN001
     from sandbox.tool_episode import ToolEpisode
 
     from ..shell_tools import ENV_PERSONA, ENV_SEED, ENV_START, ENV_TASK, ENV_WORLD
 
-    spec, seed = _spec(fields)
+    spec, seed = found
     episode = await ToolEpisode.open(host, spec)
     episode.keep_world = True
     await episode.close()
@@ -122,14 +144,14 @@ async def _start(host, fields: dict) -> int:  # noqa: ANN001
     return 0
 
 
-async def _verify(host, fields: dict, as_json: bool) -> int:  # noqa: ANN001
+async def _verify(host, found: tuple, fields: dict, as_json: bool) -> int:  # noqa: ANN001
     import os
 
     from sandbox.tool_episode import ToolEpisode
 
     from ..shell_tools import ENV_START, episode_env
 
-    spec, _seed = _spec(fields)
+    spec, _seed = found
     world_id, persona = episode_env()
     episode = ToolEpisode.attach(host, host.state.store.get(world_id), persona)
     episode.spec = spec
