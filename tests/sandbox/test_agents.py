@@ -16,6 +16,9 @@ from sandbox.trajectory import load_episode
 
 from .conftest import ModelAPIStandIn
 
+# One test worker runs the whole module, so its module-scoped runs (or runtime) are made once.
+pytestmark = pytest.mark.xdist_group("agents-runs")
+
 TASK = "crm.opportunity-update-amount"
 
 

@@ -24,6 +24,9 @@ from sandbox.trajectory import LabelStore, rank_labels
 from sandbox.viewer import create_app
 from sandbox.viewer.agreement import report
 
+# One test worker runs the whole module, so its module-scoped runs (or runtime) are made once.
+pytestmark = pytest.mark.xdist_group("grading-runs")
+
 TASK = "crm.opportunity-close-won"
 
 

@@ -8,6 +8,9 @@ from sandbox.replay import compare
 from sandbox.run import BackgroundRuntime, RunConfig, catalog
 from sandbox.trajectory import load_episode
 
+# One test worker runs the whole module, so its module-scoped runs (or runtime) are made once.
+pytestmark = pytest.mark.xdist_group("replay-runs")
+
 
 @pytest.fixture(scope="module")
 def env(store):  # noqa: ANN001

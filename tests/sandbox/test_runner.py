@@ -16,6 +16,9 @@ import pytest
 from sandbox.run import BackgroundRuntime, RunConfig, SelectionError, TaskInfo, catalog, parse_seeds, select_tasks
 from sandbox.trajectory import load_episode, load_run
 
+# One test worker runs the whole module, so its module-scoped runs (or runtime) are made once.
+pytestmark = pytest.mark.xdist_group("runner-runs")
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -19,6 +19,9 @@ from sandbox.trajectory import AgentInfo, EpisodeRecord, RunDir, StepRecord, epi
 from sandbox.viewer import create_app
 from sandbox.viewer.overlay import shapes
 
+# One test worker runs the whole module, so its module-scoped runs (or runtime) are made once.
+pytestmark = pytest.mark.xdist_group("viewer-runs")
+
 
 def shot(i: int) -> bytes:
     img = Image.new("RGB", (640, 400), (245, 245, 250))

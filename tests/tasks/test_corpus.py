@@ -18,7 +18,8 @@ from tasks.corpus import CorpusDir, Policy, build_async, compute_card, export
 from tasks.corpus.files import DUPLICATES, FAILURES, INSTANCES
 from tasks.registry import TASKS_DIR, TaskRegistry
 
-pytestmark = pytest.mark.browser
+# One test worker runs the whole module, so its module-scoped runs (or runtime) are made once.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("corpus-runtime")]
 run = background_loop().run
 
 REAL = "crm.opportunity-set-next-step"
