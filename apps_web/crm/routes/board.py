@@ -208,7 +208,10 @@ def _board_page(cfg: BoardConfig, request: Request, session: Any, user: User, sc
         info_key=cfg.key,
         scope_title=scope_title,
         columns=cols,
-        move_values=[c.stage for c in cols],
+        # The Move to menu: every value of the path (a hidden closed column too, as before), else the columns;
+        # never a lead's Converted status (conversion has its own page).
+        move_values=[v for v in (path_values if group == cfg.path_field else [c.stage for c in cols])
+                     if not (cfg.key == "lead" and v == LEAD_CONVERTED)],
         group=group,
         group_label=cfg.groups[group][0],
         groups={k: v[0] for k, v in cfg.groups.items()},

@@ -61,6 +61,13 @@ def test_lead_board_from_the_list_drag_saves_and_converted_is_refused(browser: B
     expect(page.get_by_role("alert")).to_contain_text(CONVERT_REFUSED)
     expect(column(page, "Working - Contacted").locator(f'.kanban-card[data-id="{lead_id}"]')).to_be_visible()
     assert world.one("SELECT status, converted_at FROM crm_lead WHERE id = ?", lead_id) == ("Working - Contacted", None)
+    # The Move to menu offers every status but Converted; a choice posts and comes back with the product's toast.
+    card(page, lead_id).get_by_role("button", name=f"Move {name} to another lead status").click()
+    menu = card(page, lead_id).get_by_role("menu", name="Move to")
+    expect(menu.get_by_role("menuitem")).to_have_text([s for s in LEAD_STATUSES if s != "Closed - Converted"])
+    menu.get_by_role("menuitem", name="Closed - Not Converted").click()
+    expect(page.get_by_text(f'Lead Status changed to "Closed - Not Converted" for "{name}".')).to_be_visible()
+    assert world.one("SELECT status FROM crm_lead WHERE id = ?", lead_id)[0] == "Closed - Not Converted"
     page.context.close()
 
 
