@@ -133,3 +133,20 @@ def test_case_move_obeys_validation_rules_and_sharing(browser: Browser, live_hos
     assert got == [403, INSUFFICIENT]
     assert world.one("SELECT status FROM crm_case WHERE id = ?", theirs[0])[0] == "New"
     page.context.close()
+
+
+def test_finance_reads_the_whole_opportunity_board_and_moves_nothing(browser: Browser, live_host, world) -> None:
+    """View All Data, read only: every deal shows as a Read Only card with no menu, and the server refuses a move."""
+    page = signed_in(browser, live_host, world, user_of(world, "finance"))
+    page.goto(live_host.url("crm", "/opportunities/board?closed=0"))
+    n = world.one("SELECT count(*) FROM crm_opportunity WHERE stage NOT IN ('Closed Won', 'Closed Lost')")[0]
+    expect(page.locator("#kanban .kanban-card")).to_have_count(n)
+    expect(page.locator("#kanban .kanban-card.read-only")).to_have_count(n)
+    expect(page.locator("#kanban .kc-menu-btn")).to_have_count(0)
+    opp_id, stage = world.one("SELECT id, stage FROM crm_opportunity WHERE stage = 'Prospecting' ORDER BY id")
+    got = page.evaluate("""async (id) => { const r = await fetch(`/opportunities/board/${id}/move`, {method: "POST",
+        headers: {Accept: "application/json"}, body: new URLSearchParams({field: "stage", value: "Qualification"})});
+        return [r.status, (await r.json()).message]; }""", opp_id)
+    assert got == [403, INSUFFICIENT]
+    assert world.one("SELECT stage FROM crm_opportunity WHERE id = ?", opp_id)[0] == stage
+    page.context.close()
