@@ -96,6 +96,20 @@ class Target(Strict):
 # -- steps ----------------------------------------------------------------------------------------------
 class _Step(Strict):
     note: str | None = None  # why the step is there (shown when it fails)
+    # A step played only when something shows, for a dialog or alert the app raises on some records and
+    # not others (a duplicate rule's alert before the second Save): ``if_shown`` is what must show;
+    # ``else_shown`` what shows instead when it does not. With both, the player waits until one of them is
+    # on the page (a slow page is never taken for the case without); with ``if_shown`` alone it looks once.
+    if_shown: Target | None = None
+    else_shown: Target | None = None
+
+    @model_validator(mode="after")
+    def _condition(self) -> _Step:
+        if self.else_shown is not None and self.if_shown is None:
+            raise ValueError("'else_shown' goes with 'if_shown'")
+        if self.if_shown is not None and isinstance(self, (Use, ForEach)):
+            raise ValueError("'if_shown' goes on a step that acts, not on 'use' or 'for_each' (put it on their steps)")
+        return self
 
 
 class Click(_Step):

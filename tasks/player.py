@@ -229,6 +229,31 @@ class Player:
             except Exception:  # noqa: BLE001 - timed out: the loop reports it
                 pass
 
+    async def shown(self, t: Target, otherwise: Target | None = None) -> bool:
+        """Whether ``t`` is on the page (a step's ``if_shown``). With ``otherwise``, wait until one of the
+        two shows and say which; alone, look once (the environment settles the page after each action)."""
+        loc, alt = self.locator(t), (self.locator(otherwise) if otherwise is not None else None)
+        deadline = time.monotonic() + self.timeout_s
+        while True:
+            try:
+                if await loc.count():
+                    return True
+                if alt is None or await alt.count():
+                    return False
+            except Exception as e:  # noqa: BLE001 - the page is between documents: look again once it has loaded
+                if not _navigating(e) or time.monotonic() > deadline:
+                    raise
+                await self.page.wait_for_load_state("load", timeout=max(50, (deadline - time.monotonic()) * 1000))
+                continue
+            if time.monotonic() > deadline:
+                raise _Fail(f"neither {t.describe()} nor {otherwise.describe()} showed after {self.timeout_s:g}s")
+            both = loc.first.or_(alt.first)  # wait for either (a real condition, not a sleep)
+            try:
+                await both.first.wait_for(state="visible", timeout=max(50, (deadline - time.monotonic()) * 1000))
+            except Exception:  # noqa: BLE001 - timed out or navigating: the loop looks again
+                if time.monotonic() > deadline:
+                    raise _Fail(f"neither {t.describe()} nor {otherwise.describe()} showed after {self.timeout_s:g}s") from None
+
     async def find(self, t: Target) -> dict[str, Any]:
         return await self.probe(t)
 
@@ -281,6 +306,8 @@ class Player:
                 break
             self.current = f"step {i} {step.model_dump(exclude_none=True, exclude_defaults=True)}"
             try:
+                if step.if_shown is not None and not await self.shown(step.if_shown, step.else_shown):
+                    continue  # the condition's element isn't there: the step is not needed
                 await self.run(step)
             except _Fail as e:
                 raise OracleError(i, step, str(e), self._url()) from None

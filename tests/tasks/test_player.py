@@ -101,6 +101,42 @@ def test_a_select_checks_its_option(pool, store) -> None:  # noqa: ANN001
     assert "no option 'Closed Wonn' (options: Prospecting, Qualification" in str(error)
 
 
+def test_a_step_with_if_shown_plays_only_when_its_element_shows(pool, store) -> None:  # noqa: ANN001
+    """The duplicate rule's alert on an inline edit: the second Save is clicked when the alert shows and
+    skipped when the edit saved at once; the database has the new email either way."""
+    conn = sqlite3.connect(f"file:{store.template(0)}?mode=ro", uri=True)
+    (mine, _), (_, taken) = conn.execute("select id, email from crm_contact where email is not null order by id limit 2").fetchall()
+    rep = conn.execute("select username from identity_user where role = 'sales_rep' order by id").fetchone()[0]
+    conn.close()
+    form = {"role": "form", "name": "Edit Email"}
+    alert = {"role": "alert", "within": form}
+
+    def steps(email: str) -> list[dict]:
+        return [
+            {"click": {"role": "button", "name": "Edit Email"}},
+            {"fill": {"label": "Email", "within": form}, "text": email},
+            {"click": {"role": "button", "name": "Save", "within": form}},
+            {"click": {"role": "button", "name": "Save", "within": form}, "if_shown": alert,
+             "else_shown": {"role": "button", "name": "Edit Email"}, "note": "past the duplicate alert"},
+            {"wait_for": {"role": "button", "name": "Edit Email"}},
+        ]
+
+    for email, clicks in ((taken.upper(), 4), ("nobody.else@example.org", 3)):  # the duplicate, then a fresh one
+        actions, error, world = run(_play(pool, steps(email), start=f"/contacts/{mine}", persona=rep))
+        assert error is None, error
+        assert [a["action"] for a in actions].count("left_click") == clicks, (email, actions)
+        db = sqlite3.connect(f"file:{world}?mode=ro", uri=True)
+        assert db.execute("select email from crm_contact where id = ?", (mine,)).fetchone()[0] == email
+        db.close()
+    # Neither element shows: a clear error, not a skipped step.
+    lost = [{"click": {"role": "button", "name": "Save"}, "if_shown": {"role": "alert", "name": "Nope"},
+             "else_shown": {"role": "button", "name": "Launch rocket"}}]
+    _, error, _ = run(_play(pool, lost, start=f"/contacts/{mine}", persona=rep, timeout_s=0.5))
+    assert error is not None and "neither alert 'Nope' nor button 'Launch rocket' showed after 0.5s" in str(error)
+    with pytest.raises(ValueError, match="'else_shown' goes with 'if_shown'"):
+        parse_steps([{"click": "Save", "else_shown": "Done"}])
+
+
 def test_a_long_text_is_typed_in_bursts_that_join_to_it() -> None:
     words = " ".join(f"word{i}" for i in range(300))  # about 2,000 characters
     parts = type_bursts(words)

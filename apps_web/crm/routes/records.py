@@ -175,6 +175,9 @@ def _inline(object_key: str):
         cleaned, errors = validate(object_key, data, session, partial=True, record_id=record.id)
         if fd.required and not fd.parts and not data[fd.name]:  # the page marks it required even where the API allows blank
             errors.setdefault(fd.name, REQUIRED)
+        if not errors and object_key in ("account", "contact", "lead"):  # the duplicate rule, as the Edit dialog applies it
+            errors = _duplicate_errors(session, object_key, record, {k: v for k, v in cleaned.items() if k in fd.columns},
+                                       str(form.get("duplicates_ack") or ""), fd.name)
         if errors:
             return render_record(request, session, user, clock, object_key, record, tab="details", status_code=422,
                                  inline_open=fd.name, inline_values=data, inline_errors=errors)
@@ -188,6 +191,19 @@ def _inline(object_key: str):
         return redirect(request, record_url(object_key, record_id, "details", f"detail-{fd.name}"))
 
     return inline_edit
+
+
+def _duplicate_errors(session, object_key: str, record, changes: dict[str, Any], ack: str, field: str) -> dict[str, str]:
+    """What the object's duplicate rule says about an inline edit: a Block rule refuses with its message;
+    an Allow rule with an alert refuses once with the alert and saves when Save is clicked again for the
+    same matches (the form carries them back in ``duplicates_ack``)."""
+    from ..duplicates import alert_message, check_save
+
+    dup = check_save(session, object_key, changes, record)
+    if dup is None or (not dup.blocked and ack == dup.ids):
+        return {}
+    message = dup.rule.alert_text if dup.blocked else alert_message(object_key)
+    return {field: message, "__duplicates__": dup.ids, **({"__blocked__": "1"} if dup.blocked else {})}
 
 
 # -- path: stage / status ------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-// Opportunity board (Kanban): move cards between stage columns by mouse/pen drag (pointer events, so
+// Kanban board (opportunities, leads, cases): move cards between the columns of a picklist by mouse/pen drag (pointer events, so
 // synthetic mouse input such as Playwright's page.mouse works; HTML5 drag and drop does not), or by
 // keyboard (Space to pick up, Left/Right to choose a column, Space/Enter to drop, Escape to cancel).
 // A move POSTs the new stage and updates counts and totals in place. No timers, no animations.
@@ -17,7 +17,9 @@
   const groupField = board.dataset.field || "stage";
   const noun = board.dataset.noun || "stage";
   const nameOf = (card) => card.getAttribute("aria-label");
-  const moveUrl = (card) => `/opportunities/board/${card.dataset.id}/move`;
+  const moveBase = board.dataset.moveBase || "/opportunities/board";
+  const moveUrl = (card) => `${moveBase}/${card.dataset.id}/move`;
+  const readOnly = (card) => card.dataset.readonly === "1"; // the user may only read the record: it doesn't move
   const cardStage = (card) => stageOf(card.closest(".kanban-col"));
 
   function announce(text) { live.textContent = text; }
@@ -60,8 +62,7 @@
       countEl.textContent = `(${cards.length})`;
       countEl.dataset.count = String(cards.length);
       const totalEl = col.querySelector(".kanban-total");
-      totalEl.textContent = money(total);
-      totalEl.dataset.total = total.toFixed(2);
+      if (totalEl) { totalEl.textContent = money(total); totalEl.dataset.total = total.toFixed(2); }
       col.querySelector(".kanban-empty").hidden = cards.length > 0;
       count += cards.length; sum += total;
     });
@@ -95,7 +96,7 @@
         body: new URLSearchParams({ field: groupField, value: stage }).toString(),
       });
       if (res.ok) data = await res.json();
-      else if (res.status === 400) refusal = (await res.json()).message || null;
+      else if (res.status === 400 || res.status === 403) refusal = (await res.json()).message || null;
     } catch (_err) { data = null; }
     card.removeAttribute("aria-busy");
     if (!data) {
@@ -106,7 +107,7 @@
       return;
     }
     showRefusal(null);
-    announce(groupField === "stage" ? `${nameOf(card)} moved to ${data.stage}. Probability ${data.probability}%.` : `${nameOf(card)} moved to ${label}.`);
+    announce(groupField === "stage" && data.stage ? `${nameOf(card)} moved to ${data.stage}. Probability ${data.probability}%.` : `${nameOf(card)} moved to ${label}.`);
   }
 
   // ---- "Move to" menu: filled from the page's single <template> when a card's menu opens --------
@@ -174,7 +175,7 @@
   board.addEventListener("pointerdown", (ev) => {
     if (ev.button !== 0 || !ev.isPrimary || keyDrag) return;
     const card = ev.target.closest(".kanban-card");
-    if (!card || ev.target.closest("button, .menu, input, select, textarea")) return;
+    if (!card || readOnly(card) || ev.target.closest("button, .menu, input, select, textarea")) return;
     drag = { card, pointerId: ev.pointerId, startX: ev.clientX, startY: ev.clientY, active: false, over: null };
   });
   document.addEventListener("pointermove", (ev) => {
@@ -231,7 +232,11 @@
     if (!card || ev.target !== card) return; // keys on the card's links and menu behave as usual
     const key = ev.key;
     if (!keyDrag) {
-      if (key === " " || key === "Spacebar") { ev.preventDefault(); pickUp(card); }
+      if (key === " " || key === "Spacebar") {
+        ev.preventDefault();
+        if (readOnly(card)) announce(`${nameOf(card)} is read only: you can't move it.`);
+        else pickUp(card);
+      }
       return;
     }
     if (keyDrag.card !== card) return;
