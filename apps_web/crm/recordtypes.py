@@ -96,9 +96,12 @@ def restricted_message(label: str, value: str) -> str:
 
 
 def available(session: Session, object_type: str) -> list[RecordType]:
-    """The active record types of an object, the org's default first then by name."""
-    rows = session.exec(select(RecordType).where(RecordType.object_type == object_type, RecordType.active == True)).all()  # noqa: E712
-    return sorted(rows, key=lambda r: (not r.is_default, r.name))
+    """The active record types of an object, the org's default first then by name (one query per request
+    for every object's: a record page builds several forms)."""
+    rows = session.info.get("rt_types")
+    if rows is None:
+        rows = session.info["rt_types"] = list(session.exec(select(RecordType).order_by(RecordType.id)).all())
+    return sorted((r for r in rows if r.object_type == object_type and r.active), key=lambda r: (not r.is_default, r.name))
 
 
 def _assignments(session: Session) -> dict[str, dict[int, bool]]:
