@@ -263,20 +263,22 @@ def build_form(
             wanted.setdefault(f.lookup, set()).add(_to_int(current.get(f.name)))
     labels = lookup_labels(session, wanted)
     from . import recordtypes
+    from .sharing import read_only_fields, viewer
 
+    who = user if user is not None else viewer(session)
     rt, allowed = None, None
+    restricted = recordtypes.RESTRICTED_FIELD.get(object_key, ("", ""))[0]
     if object_key in recordtypes.RECORD_TYPE_OBJECTS:
-        # The type chosen in "Select a record type" (or Change Record Type), else the record's, else the default.
+        # The type chosen in "Select a record type" (or Change Record Type), else the record's, else the profile's default.
         rt = recordtypes.get(session, record_type_id or (values or {}).get("record_type_id"))
         if rt is None and record is not None:
             rt = recordtypes.get(session, record.record_type_id)
         if rt is None:
-            rt = recordtypes.default_type(session, object_key)
+            rt = recordtypes.default_type(session, object_key, who)
         allowed = recordtypes.values_for(rt, object_key)
-    restricted = recordtypes.RESTRICTED_FIELD.get(object_key, ("", ""))[0]
-    from .sharing import read_only_fields, viewer
-
-    who = user if user is not None else viewer(session)
+        start = recordtypes.default_value(rt) if mode == "create" else None
+        if start and restricted not in (values or {}):  # the type's default value (Setup: Available Values / Default)
+            current[restricted] = start
     locked = read_only_fields(session, who, object_key) if who is not None else set()
     sections = []
     for title, fields in LAYOUTS[object_key]:

@@ -129,6 +129,30 @@ class RecordType(SQLModel, table=True):
     developer_name: str = Field(max_length=80)  # "Renewal"
     description: str | None = Field(default=None, max_length=255)
     active: bool = True
+    is_default: bool = False  # the org's default (the System Administrator's); each profile has its own below
+
+
+class RecordTypeValue(SQLModel, table=True):
+    """A picklist value a record type makes available (Setup > Record Types > a picklist's Edit: Available
+    Values / Default): the stages of an opportunity type's sales process, the reasons of a case type."""
+
+    __tablename__ = "crm_record_type_value"
+    id: int | None = Field(default=None, primary_key=True)
+    record_type_id: int = Field(foreign_key="crm_record_type.id", index=True)
+    field: str = Field(max_length=40)  # stage | reason
+    value: str = Field(max_length=80)
+    sort_order: int = 0  # the master picklist's order
+    is_default: bool = False  # preselected in a new record of this type
+
+
+class RecordTypeAssignment(SQLModel, table=True):
+    """Profile > Record Type Settings: a record type a profile (``identity_user.role``) may create and
+    change records to, and whether it is the profile's default for its object."""
+
+    __tablename__ = "crm_record_type_assignment"
+    id: int | None = Field(default=None, primary_key=True)
+    profile: str = Field(max_length=30, index=True)  # a Role value: sales_rep, finance...
+    record_type_id: int = Field(foreign_key="crm_record_type.id", index=True)
     is_default: bool = False
 
 

@@ -110,15 +110,15 @@ def render_list(
     here = params.url(info.path, page=page.page)
     from .. import recordtypes
 
-    rt_types = recordtypes.available(session, object_key) if object_key in recordtypes.RECORD_TYPE_OBJECTS else []
+    rt_types = recordtypes.assigned(session, object_key, user) if object_key in recordtypes.RECORD_TYPE_OBJECTS else []
     rt_chooser = None
-    if len(rt_types) > 1:  # more than one record type available: "New" asks which one first
+    if len(rt_types) > 1:  # the profile has more than one record type: "New" asks which one first, its default checked
         rt_chooser = {"id": "select-record-type", "title": f"New {info.label}", "action": info.path, "types": rt_types,
                       "selected": rt_types[0].id, "hidden": {"new": "1", **({"view": query["view"]} if query.get("view") else {})}}
     if create_form is None:
         chosen = query.get("record_type") if query.get("new") == "1" and str(query.get("record_type") or "").isdigit() else None
         chosen_rt = recordtypes.get(session, chosen) if chosen else None
-        if chosen_rt is not None and (chosen_rt.object_type != object_key or not chosen_rt.active):
+        if chosen_rt is not None and chosen_rt not in rt_types:  # another object's, inactive, or not the profile's
             chosen_rt = None
         create_form = build_form(session, object_key, user=user, origin="list", open=query.get("new") == "1",
                                  record_type_id=chosen_rt.id if chosen_rt else None)

@@ -102,8 +102,9 @@ def render_record(request: Request, session, user, clock, object_key: str, recor
     from .. import recordtypes
 
     if object_key in recordtypes.RECORD_TYPE_OBJECTS:  # Change Record Type: pick the type, then the edit dialog with it
-        page["rt_chooser"] = {"id": "change-record-type", "title": "Change Record Type", "action": page["base"],
-                              "types": recordtypes.available(session, object_key), "selected": record.record_type_id}
+        types = recordtypes.assigned(session, object_key, user)  # the profile's types only (its default first)
+        selected = record.record_type_id if any(t.id == record.record_type_id for t in types) else (types[0].id if types else None)
+        page["rt_chooser"] = {"id": "change-record-type", "title": "Change Record Type", "action": page["base"], "types": types, "selected": selected}
     if mail_installed():  # the Email composer sends through the mail app
         page["email"] = {**composer_defaults(session, user, object_key, record), "templates": templates_for(session, object_key)}
     if object_key in ("account", "contact", "lead") and not (object_key == "lead" and record.converted_at):
@@ -134,10 +135,10 @@ def _view(object_key: str):
         record_view(session, user, object_key, record_id)
         change = None
         if record_type.isdigit() and object_key in ("opportunity", "case"):  # Next in Change Record Type
-            from ..recordtypes import get as get_record_type
+            from .. import recordtypes
 
-            rt = get_record_type(session, record_type)
-            change = rt.id if rt is not None and rt.object_type == object_key and rt.active else None
+            rt = recordtypes.get(session, record_type)
+            change = rt.id if rt is not None and rt in recordtypes.assigned(session, object_key, user) else None
         return render_record(request, session, user, clock, object_key, record, tab=tab, change_record_type=change)
 
     return view
