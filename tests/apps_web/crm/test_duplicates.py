@@ -6,20 +6,11 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import Browser, expect
 
 from apps_web.crm.duplicates import company_key
 
 from .conftest import user_of, write
-
-
-@pytest.fixture()
-def fresh(browser: Browser, live_host):
-    world = live_host.world()
-    context = live_host.new_context(browser, world, user_of(world, "sales_rep"))
-    yield world, context.new_page()
-    context.close()
 
 
 def seeded_pair(world) -> tuple[tuple, tuple]:

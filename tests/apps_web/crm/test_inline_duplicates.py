@@ -3,20 +3,11 @@ alert and saves nothing until Save is clicked again; a Block rule refuses every 
 
 from __future__ import annotations
 
-import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import expect
 
-from .conftest import user_of, write
+from .conftest import write
 
 ALERT = "It looks like you're creating a duplicate Contact. We recommend you use an existing record instead."
-
-
-@pytest.fixture()
-def fresh(browser: Browser, live_host):
-    world = live_host.world()
-    context = live_host.new_context(browser, world, user_of(world, "sales_rep"))
-    yield world, context.new_page()
-    context.close()
 
 
 def two_contacts(world) -> tuple[tuple, tuple]:  # noqa: ANN001

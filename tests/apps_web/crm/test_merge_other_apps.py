@@ -4,19 +4,10 @@ drive record links move to the master (one link per file). Checked in the databa
 
 from __future__ import annotations
 
-import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import expect
 
-from .conftest import user_of, write
+from .conftest import write
 from .test_duplicates import seeded_pair
-
-
-@pytest.fixture()
-def fresh(browser: Browser, live_host):
-    world = live_host.world()
-    context = live_host.new_context(browser, world, user_of(world, "sales_rep"))
-    yield world, context.new_page()
-    context.close()
 
 
 def test_account_merge_repoints_mail_chat_and_drive(fresh, live_host) -> None:

@@ -6,18 +6,9 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import Browser, expect
 
 from .conftest import user_of
-
-
-@pytest.fixture()
-def fresh(browser: Browser, live_host):
-    world = live_host.world()
-    context = live_host.new_context(browser, world, user_of(world, "sales_rep"))
-    yield world, context.new_page()
-    context.close()
 
 
 def post(page, url: str, form: dict) -> tuple[int, str]:  # noqa: ANN001
