@@ -14,11 +14,12 @@ from sqlmodel import Session, select
 
 from ..identity.models import User
 from ..ui import fmt_date, money
-from .models import Case, FieldHistory, Opportunity
+from .models import Case, FieldHistory, Lead, Opportunity
 
 TRACKED: dict[type, tuple[str, dict[str, str]]] = {
     Opportunity: ("opportunity", {"stage": "Stage", "amount": "Amount", "close_date": "Close Date", "owner_id": "Owner"}),
     Case: ("case", {"status": "Status", "priority": "Priority", "owner_id": "Owner"}),
+    Lead: ("lead", {"status": "Lead Status", "rating": "Rating", "owner_id": "Owner"}),
 }
 
 

@@ -198,7 +198,7 @@ def _history(session, users, object_key: str, record_id: int, limit) -> RelatedL
     rows_, total = history_rows(session, object_key, record_id, limit)
     rows = [[Cell(fmt_datetime(h.changed_at)), Cell(label(object_key, h.field)), Cell(_owner(users, h.user_id)),
              Cell(display(h.field, h.old_value, users)), Cell(display(h.field, h.new_value, users))] for h in rows_]
-    title = "Opportunity History" if object_key == "opportunity" else "Case History"
+    title = f"{object_key.capitalize()} History"  # Opportunity History, Case History, Lead History
     return RelatedList("history", title, object_key, ["Date", "Field", "User", "Original Value", "New Value"], rows, total)
 
 
@@ -270,7 +270,7 @@ def _simple_lists(object_key: str) -> Callable[[Any], dict[str, Loader]]:
         out["notes"] = lambda s, u, r, n: _notes(s, u, object_key, r.id, n)
         if object_key == "opportunity":
             out["files"] = lambda s, u, r, n: _files(s, u, object_key, r, n)
-        if object_key in ("opportunity", "case"):
+        if object_key in ("opportunity", "case", "lead"):
             out["history"] = lambda s, u, r, n: _history(s, u, object_key, r.id, n)
         return out
 

@@ -150,3 +150,26 @@ def test_finance_reads_the_whole_opportunity_board_and_moves_nothing(browser: Br
     assert got == [403, INSUFFICIENT]
     assert world.one("SELECT stage FROM crm_opportunity WHERE id = ?", opp_id)[0] == stage
     page.context.close()
+
+
+def test_a_lead_move_is_kept_in_lead_history(browser: Browser, live_host, world) -> None:
+    """Lead Status, Rating and Owner are tracked like a deal's stage: a board move writes the row and the
+    lead's Related tab lists it under Lead History."""
+    import re
+
+    rep = world.one("SELECT id, username, first_name || ' ' || last_name FROM identity_user WHERE role = 'sales_rep' ORDER BY id")
+    lead_id, name = world.one("SELECT id, first_name || ' ' || last_name FROM crm_lead WHERE owner_id = ? "
+                              "AND status = 'Open - Not Contacted' AND converted_at IS NULL ORDER BY id LIMIT 1", rep[0])
+    page = signed_in(browser, live_host, world, rep[1])
+    page.goto(live_host.url("crm", "/leads/board?view=my_open"))
+    card(page, lead_id).drag_to(column(page, "Working - Contacted").locator(".kanban-cards"))
+    expect(page.locator("#kanban-live")).to_have_text(f"{name} moved to Working - Contacted.")
+    assert world.query("SELECT field, old_value, new_value, user_id FROM crm_field_history WHERE object_type = 'lead' "
+                       "AND record_id = ?", lead_id) == [("status", "Open - Not Contacted", "Working - Contacted", rep[0])]
+    page.goto(live_host.url("crm", f"/leads/{lead_id}"))
+    page.get_by_role("tab", name="Related").click()
+    history = page.get_by_role("article", name=re.compile(r"^Lead History"))
+    expect(history.get_by_role("heading", name="Lead History (1)")).to_be_visible()
+    expect(history.locator("tbody tr").first).to_contain_text("Lead Status")
+    expect(history.locator("tbody tr").first).to_contain_text("Working - Contacted")
+    assert world.query("SELECT count(*) FROM crm_field_history WHERE object_type = 'lead'") == [(1,)]  # only that move
