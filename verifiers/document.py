@@ -67,29 +67,34 @@ def find_heading(blocks: list[dict[str, Any]], heading: FieldCond, style: str | 
                  and heading.test(b["text"], env)), None)
 
 
-class SectionSpec(CheckSpec):
-    """The text under a heading of one document meets ``expect`` and holds none of ``excludes``."""
+class _DocumentCheck(CheckSpec):
+    """What the checks on one document's blocks share: which document, in which tables."""
 
-    kind: Literal["section"] = "section"
     document: Where
-    heading: FieldCond
-    style: str | None = None
-    expect: FieldCond | None = None
-    excludes: list[str] | str = Field(default_factory=list)  # or a parameter holding a list
     documents_table: str = "drive_item"
     blocks_table: str = "drive_block"
-
-    def default_name(self) -> str:
-        return "section"
-
-    def describe(self) -> str:
-        return self.sentence or f"the section {self.heading.phrase('heading')} of the document where {where_phrase(self.document)}"
 
     def references(self) -> Iterator[tuple[str, str, str | None]]:
         yield "documents_table", self.documents_table, None
         yield from where_refs(self.document, self.documents_table, "document")
         for f in ("item_id", "position", "style", "text"):
             yield "blocks_table", self.blocks_table, f
+
+
+class SectionSpec(_DocumentCheck):
+    """The text under a heading of one document meets ``expect`` and holds none of ``excludes``."""
+
+    kind: Literal["section"] = "section"
+    heading: FieldCond
+    style: str | None = None
+    expect: FieldCond | None = None
+    excludes: list[str] | str = Field(default_factory=list)  # or a parameter holding a list
+
+    def default_name(self) -> str:
+        return "section"
+
+    def describe(self) -> str:
+        return self.sentence or f"the section {self.heading.phrase('heading')} of the document where {where_phrase(self.document)}"
 
     def evaluate(self, env: Env) -> list[Check]:
         env.require_fields(self.documents_table, list(self.document))
@@ -180,7 +185,7 @@ def _cond_phrase(v: Any, env: Env) -> str:
     return v.phrase("", env).strip() if isinstance(v, FieldCond) else f"“{env.resolve(v)}”"
 
 
-class TableSpec(CheckSpec):
+class TableSpec(_DocumentCheck):
     """A table of one document: found by the heading it sits under and/or its header row (its first
     row), then its body rows (the rows below the header) counted and matched by column::
 
@@ -201,7 +206,6 @@ class TableSpec(CheckSpec):
     """
 
     kind: Literal["table"] = "table"
-    document: Where
     heading: FieldCond | None = None
     style: str | None = None
     header: list[str] | str | None = None  # or a parameter holding a list
@@ -209,20 +213,12 @@ class TableSpec(CheckSpec):
     contains_rows: list[dict[str, str | int | float | bool | None | FieldCond]] | str = Field(default_factory=list)
     only: bool = False
     columns: dict[str, str] = Field(default_factory=dict)  # a row key -> the header it names (e.g. SQL columns -> headers)
-    documents_table: str = "drive_item"
-    blocks_table: str = "drive_block"
 
     def default_name(self) -> str:
         return "table"
 
     def describe(self) -> str:
         return self.sentence or f"the table{' under the ' + self.heading.phrase('heading') if self.heading else ''} of the document where {where_phrase(self.document)}"
-
-    def references(self) -> Iterator[tuple[str, str, str | None]]:
-        yield "documents_table", self.documents_table, None
-        yield from where_refs(self.document, self.documents_table, "document")
-        for f in ("item_id", "position", "style", "text"):
-            yield "blocks_table", self.blocks_table, f
 
     def _find(self, env: Env) -> tuple[list[list[str]] | None, str]:
         """The table's rows of cell texts, or None and why not."""
