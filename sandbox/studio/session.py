@@ -275,7 +275,8 @@ class StudioSession:
                 oracle = await pressed_target(episode.page, hint, *press)
             except Exception:  # noqa: BLE001 - the page moved on: the step keeps its coordinates
                 oracle = None
-            self._targets[press] = {**hint, "oracle": oracle} if oracle else hint
+            # kept with the step: what the press was on, and the checked target (not the probe's proposals)
+            self._targets[press] = {k: hint.get(k) for k in ("role", "name", "tag")} | ({"oracle": oracle} if oracle else {})
         if in_select:
             # A native <select>'s list is a popup the screencast does not paint (screenshots do): show
             # the person a captured frame while the list may be open.
