@@ -297,7 +297,9 @@ def draft_from_episode(episode: Episode, *, store: Any = None) -> Draft:
     oracle, answer = _oracle(episode, labels)
     last_save = _last_saving_step(episode)
     if last_save is not None and len(oracle) > 1:  # the demonstration without the step that saved last
-        near.append({"name": "skip-last-save", "kind": "incomplete", "description": "every step but the one that saved last",
+        # partial credit only when other changes were saved before it; otherwise it saves nothing
+        near.append({"name": "skip-last-save", "kind": "incomplete" if len(expect) > 1 else "other",
+                     "description": "every step but the one that saved last",
                      "steps": oracle[:last_save] + oracle[last_save + 1:] or [{"answer": "Done."}]})
     verifier: list[dict[str, Any]] = [*state, {"kind": "changes", "expect": expect}]
     if answer:

@@ -227,13 +227,13 @@ def test_free_exploration_drafts_a_task(studio: StudioServer, browser, store) ->
     assert "not exists (select 1 from \"crm_opportunity_line_item\"" in data["params"][p]["sql"]
     assert {"kind": "changes"}.items() <= data["verifier"][-1].items()
     kinds = [nm["kind"] for nm in data["near_misses"]]
-    assert kinds[:2] == ["wrong_record", "wrong_value"] and {"damage", "incomplete"} <= set(kinds)
+    assert kinds[:2] == ["wrong_record", "wrong_value"] and "damage" in kinds
     # The presses are semantic targets the player finds (checked while recording), not coordinates.
     assert data["oracle"][0]["click"] == {"role": "button", "name": "Edit Amount"}
     assert "on button 'Edit Amount'" in data["oracle"][0]["note"]  # the author still sees what each press was on
     kinds = [next(iter(step)) for step in data["oracle"]]
     assert kinds == ["click", "click", "key", "type", "click"] and data["oracle"][3] == {"type": str(new_amount)}
-    assert data["oracle"][4]["click"]["name"] == "Save" and "within" in data["oracle"][4]["click"]
+    assert data["oracle"][4]["click"]["name"] == "Save"
     validate_drafts(studio, drafts, data["id"], seeds=[0, 1, 2, 3, 4])
     page.close()
 
