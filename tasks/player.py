@@ -143,6 +143,30 @@ def type_bursts(text: str, size: int = TYPE_BURST) -> list[str]:
     return [*parts, text] if text or not parts else parts
 
 
+def locate(base: Any, t: Target) -> Any:
+    """The Playwright locator of a target under ``base`` (a page or a locator): visible matches only.
+    The one resolution of targets, shared with the studio, which checks a drafted target with it."""
+    if t.within is not None:
+        base = locate(base, t.within)
+    if t.role is not None:
+        kw: dict[str, Any] = {}
+        if t.name is not None:
+            kw = {"name": t.name, "exact": True if t.exact is None else t.exact}
+        loc = base.get_by_role(t.role, **kw)
+    elif t.label is not None:
+        loc = base.get_by_label(t.label, exact=bool(t.exact))
+    elif t.text is not None:
+        loc = base.get_by_text(t.text, exact=True if t.exact is None else t.exact)
+    elif t.placeholder is not None:
+        loc = base.get_by_placeholder(t.placeholder, exact=bool(t.exact))
+    else:
+        loc = base.locator(t.css)
+    loc = loc.filter(visible=True)
+    if t.nth is not None:
+        loc = loc.nth(t.nth)
+    return loc
+
+
 class Player:
     """Plays steps on a page through ``step`` (the environment's step, or any executor).
 
@@ -183,26 +207,7 @@ class Player:
 
     # -- finding elements -----------------------------------------------------------------------------
     def locator(self, t: Target, root: Any = None) -> Any:
-        base = root if root is not None else self.page
-        if t.within is not None:
-            base = self.locator(t.within, base)
-        if t.role is not None:
-            kw: dict[str, Any] = {}
-            if t.name is not None:
-                kw = {"name": t.name, "exact": True if t.exact is None else t.exact}
-            loc = base.get_by_role(t.role, **kw)
-        elif t.label is not None:
-            loc = base.get_by_label(t.label, exact=bool(t.exact))
-        elif t.text is not None:
-            loc = base.get_by_text(t.text, exact=True if t.exact is None else t.exact)
-        elif t.placeholder is not None:
-            loc = base.get_by_placeholder(t.placeholder, exact=bool(t.exact))
-        else:
-            loc = base.locator(t.css)
-        loc = loc.filter(visible=True)
-        if t.nth is not None:
-            loc = loc.nth(t.nth)
-        return loc
+        return locate(root if root is not None else self.page, t)
 
     async def probe(self, t: Target, at: str = "center") -> dict[str, Any]:
         """Look at the target on the page, waiting for exactly one visible match."""

@@ -2,12 +2,16 @@
 
 - the world diff of the recording becomes the verifier: a ``state`` check per changed record (its
   final values) and a strict ``changes`` check (what may be added, updated, removed; nothing else);
-- the records the demonstration touched become parameters (queries that pick them by id in the
-  demo's seed: generalize the query so that other seeds draw their own);
-- the recorded steps become the oracle (canonical actions with their real coordinates, typed text
-  and keys; text that names a parameter's record is written as ``{{ param.field }}``);
-- near-misses are proposed from the diff: the same change on another record of the table, another
-  value for the changed field, and only part of the change when there were several.
+- the records the demonstration touched become parameters whose queries find an equivalent record
+  in every seed's world (generalize.py), and the persona becomes that record's owner or a user of
+  the demonstration user's role; without the recording's world they pick the records by id;
+- the recorded steps become the oracle: a press on something the player can find by role and name
+  (or label, or text) is a ``click`` on that target (targets.py checked it while recording), other
+  steps stay canonical actions; typed text, targets and the instruction that name a parameter's
+  record are written as ``{{ param.field }}``;
+- near-misses are proposed from the diff: the same change on another equivalent record, another value
+  for the changed field, the change plus an extra field saved, each change skipped, and the
+  demonstration without its last saving step.
 
 The author writes the instruction (and edits anything else); :func:`save_draft` checks the file with
 the task loader and writes it into a drafts folder, never into the shipped task set.
@@ -29,7 +33,7 @@ from sandbox.trajectory import Episode
 TODO = "TODO: say what the agent must do (the recording changed: {changes})."
 LABEL_FIELDS = ("name", "subject", "title", "last_name", "username")
 SKIP_FIELDS = re.compile(r"^(id|created_at|updated_at|last_modified.*|created_by.*|last_viewed.*)$")
-MAX_NEAR_MISSES = 6
+MAX_NEAR_MISSES = 10
 
 
 class DraftError(ValueError):
@@ -45,6 +49,7 @@ class Draft:
     instruction: str = ""
     changes: list[str] = field(default_factory=list)
     data: dict[str, Any] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)  # a recorded record's name -> "{{ param.field }}"
 
 
 class _Flow(list):
@@ -137,6 +142,18 @@ def draft_from_episode(episode: Episode, *, store: Any = None) -> Draft:
             "(or record an answer-only task by hand)"
         )
 
+    world = None
+    if store is not None:
+        from .generalize import World
+
+        try:
+            world = World.open(store.template(rec.seed))
+        except Exception:  # noqa: BLE001 - no world to read: parameters pick the records by id
+            world = None
+    persona_name = getattr(rec, "persona", None) or (rec.model_extra or {}).get("persona")
+    persona_user = world.user(persona_name) if world is not None and isinstance(persona_name, str) else None
+    owner_param: str | None = None
+    record_params: dict[tuple[str, int], str] = {}  # (table, id) -> the parameter that draws it
     params: dict[str, Any] = {}
     state: list[dict[str, Any]] = []
     expect: list[dict[str, Any]] = []
@@ -154,9 +171,11 @@ def draft_from_episode(episode: Episode, *, store: Any = None) -> Draft:
         }  # fmt: skip
 
     n = 0
-    for table, t in sorted(tables.items()):
+    # Changed and removed records first: an added row may refer to one of them (by its parameter).
+    passes = [(table, t, kinds) for kinds in (("updated", "removed"), ("added",)) for table, t in sorted(tables.items())]
+    for table, t, kinds in passes:
         short = table.split("_", 1)[-1]
-        for upd in t.get("updated") or []:
+        for upd in (t.get("updated") or []) if "updated" in kinds else []:
             changed = fields_of(table, upd["after"], upd.get("fields") or [])
             if not changed:
                 continue
@@ -165,7 +184,16 @@ def draft_from_episode(episode: Episode, *, store: Any = None) -> Draft:
             key = upd["key"]
             label = _label_field(upd["before"])
             cols = ", ".join(["id"] + ([label] if label else []))
-            params[p] = {"sql": f"select {cols} from {table} where id = {int(key)}", "pick": "first"}
+            eq = _equivalent(world, table, int(key), upd["before"], changed, label, persona_user)
+            if eq is not None:
+                from .generalize import other_query
+
+                params[p] = {"sql": eq.sql}
+                if eq.owner and owner_param is None:
+                    owner_param = p
+            else:
+                params[p] = {"sql": f"select {cols} from {table} where id = {int(key)}", "pick": "first"}
+            record_params[(table, int(key))] = p
             if label:
                 labels[str(upd["before"][label])] = f"{{{{ {p}.{label} }}}}"
             where = {"id": f"{{{{ {p}.id }}}}"}
@@ -175,7 +203,8 @@ def draft_from_episode(episode: Episode, *, store: Any = None) -> Draft:
             lines.append(what)
             first_change = first_change or f"{short}-update-{next(iter(changed))}"
             other = f"other_{p}"
-            params[other] = {"sql": f"select id from {table} where id != {int(key)} order by id", "pick": "first"}
+            params[other] = ({"sql": other_query(table, eq, p), "pick": "first"} if eq is not None
+                             else {"sql": f"select id from {table} where id != {int(key)} order by id", "pick": "first"})
             near.append({
                 "name": f"wrong-record-{n}", "kind": "wrong_record",
                 "description": f"the same change made to another {short} record",
@@ -198,7 +227,15 @@ def draft_from_episode(episode: Episode, *, store: Any = None) -> Draft:
                     "description": f"the right {short} record, another {field_name}",
                     "mutate": [{"update": table, "where": {"id": f"{{{{ {p}.id }}}}"}, "set": {**changed, field_name: wrong}}],
                 })  # fmt: skip
-        for row in t.get("added") or []:
+            extra = _extra_field(table, upd["before"], changed, volatile)
+            if extra is not None:  # the right change saved together with another field
+                near.append({
+                    "name": f"extra-change-{n}", "kind": "damage",
+                    "description": f"the change, and {extra[0]} of the same {short} record changed too",
+                    "mutate": [{"update": table, "where": {"id": f"{{{{ {p}.id }}}}"}, "set": {**changed, extra[0]: extra[1]}}],
+                })  # fmt: skip
+        for row in (t.get("added") or []) if "added" in kinds else []:
+            row = _templated_refs(world, table, row, record_params, persona_user)
             values = fields_of(table, row)
             n += 1
             match = {k: v for k, v in values.items() if v is not None and not isinstance(v, float)}
@@ -216,12 +253,21 @@ def draft_from_episode(episode: Episode, *, store: Any = None) -> Draft:
                     "description": f"a new {short} record with another {wrong_field}",
                     "mutate": [{"insert": table, "values": {**full, wrong_field: _other_value(full[wrong_field])}}],
                 })  # fmt: skip
-        for row in t.get("removed") or []:
+        for row in (t.get("removed") or []) if "removed" in kinds else []:
             n += 1
             key = row.get("id")
             p = f"{short}{n}"
             label = _label_field(row)
-            params[p] = {"sql": f"select id{', ' + label if label else ''} from {table} where id = {int(key)}", "pick": "first"}
+            eq = _equivalent(world, table, int(key), row, {}, label, persona_user)
+            if eq is not None:
+                from .generalize import other_query
+
+                params[p] = {"sql": eq.sql}
+                if eq.owner and owner_param is None:
+                    owner_param = p
+            else:
+                params[p] = {"sql": f"select id{', ' + label if label else ''} from {table} where id = {int(key)}", "pick": "first"}
+            record_params[(table, int(key))] = p
             if label:
                 labels[str(row[label])] = f"{{{{ {p}.{label} }}}}"
             expect.append({"table": table, "op": "remove", "where": {"id": f"{{{{ {p}.id }}}}"}})
@@ -229,21 +275,32 @@ def draft_from_episode(episode: Episode, *, store: Any = None) -> Draft:
             lines.append(f"{table} #{key} removed" + (f" ({row[label]!r})" if label else ""))
             first_change = first_change or f"{short}-delete"
             other = f"other_{p}"
-            params[other] = {"sql": f"select id from {table} where id != {int(key)} order by id", "pick": "first"}
+            params[other] = ({"sql": other_query(table, eq, p), "pick": "first"} if eq is not None
+                             else {"sql": f"select id from {table} where id != {int(key)} order by id", "pick": "first"})
             near.append({
                 "name": f"wrong-record-{n}", "kind": "wrong_record",
                 "description": f"another {short} record removed",
                 "mutate": [{"delete": table, "where": {"id": f"{{{{ {other}.id }}}}"}}],
             })  # fmt: skip
-    if len(expect) > 1:
-        near.append({
-            "name": "incomplete", "kind": "incomplete", "description": "only the first of the recorded changes",
-            "mutate": [inserts[0]] if 0 in inserts else _first_mutation_done(expect[0]),
-        })  # fmt: skip
+    if world is not None:
+        world.close()
     if not expect:
         raise DraftError(f"{episode.path.name} changed only bookkeeping fields; there is nothing to verify")
+    if len(expect) > 1:  # each recorded change skipped in turn (the others made directly)
+        for i in range(len(expect)):
+            done = [m for j, e in enumerate(expect) if j != i for m in ([inserts[j]] if j in inserts else _first_mutation_done(e))]
+            near.append({
+                "name": f"skip-change-{i + 1}", "kind": "incomplete", "description": f"every recorded change but: {lines[i]}",
+                "mutate": done,
+            })  # fmt: skip
 
     oracle, answer = _oracle(episode, labels)
+    last_save = _last_saving_step(episode)
+    if last_save is not None and len(oracle) > 1:  # the demonstration without the step that saved last
+        # partial credit only when other changes were saved before it; otherwise it saves nothing
+        near.append({"name": "skip-last-save", "kind": "incomplete" if len(expect) > 1 else "other",
+                     "description": "every step but the one that saved last",
+                     "steps": oracle[:last_save] + oracle[last_save + 1:] or [{"answer": "Done."}]})
     verifier: list[dict[str, Any]] = [*state, {"kind": "changes", "expect": expect}]
     if answer:
         verifier.append({"kind": "answer", "match": "normalized", "expected": answer})
@@ -251,14 +308,17 @@ def draft_from_episode(episode: Episode, *, store: Any = None) -> Draft:
             near.append({"name": "wrong-answer", "kind": "wrong_answer", "steps": oracle[:-1], "answer": f"{answer} (wrong)"})
 
     start_url = rec.start_url or "/"
-    for p, spec in params.items():
-        m = re.fullmatch(r"select id(?:, \w+)? from (\w+) where id = (\d+)", spec.get("sql", ""))
-        if m and not p.startswith("other_"):
-            short = m.group(1).split("_", 1)[-1][:5]
-            start_url = re.sub(rf"(/{short}[a-z]*/){m.group(2)}(?=$|[/?#])", rf"\g<1>{{{{ {p}.id }}}}", start_url)
+    for (table, key), p in record_params.items():
+        short = table.split("_", 1)[-1][:5]
+        start_url = re.sub(rf"(/{short}[a-z]*/){key}(?=$|[/?#])", rf"\g<1>{{{{ {p}.id }}}}", start_url)
     task_id = _free_task_id(_slug(first_change or "recorded") + "-draft")
     steps = len(oracle)
-    persona = getattr(rec, "persona", None) or (rec.model_extra or {}).get("persona")
+    if owner_param is not None:
+        persona: Any = f"{{{{ {owner_param}.owner }}}}"  # the record's owner: whoever owns it in each seed
+    elif persona_user is not None:
+        persona = {"role": persona_user["role"]}
+    else:
+        persona = persona_name
     data: dict[str, Any] = {
         "id": task_id,
         "app": app,
@@ -276,13 +336,94 @@ def draft_from_episode(episode: Episode, *, store: Any = None) -> Draft:
         "oracle": oracle,
         "near_misses": near[:MAX_NEAR_MISSES],
     }
+    by_id = [p for p, spec in params.items() if re.search(r"\bwhere id = \d+$", spec.get("sql", ""))]
     header = (
         f"# Drafted by the studio from the recording {episode.path.name} (seed {rec.seed}).\n"
-        "# Write the instruction and the title. The parameters pick the demonstration's records by id:\n"
-        "# generalize their queries so that every seed draws its own records, then check the draft with\n"
-        f"#   sandbox validate --dir <drafts folder> --tasks {task_id} --seeds {rec.seed}\n"
+        "# Write the instruction and the title (names of the records you type are replaced by their parameters).\n"
+        + (f"# {', '.join(by_id)} pick the demonstration's records by id: generalize their queries so that every seed\n"
+           "# draws its own records.\n" if by_id else "# The parameters find an equivalent record in every seed's world.\n")
+        + f"# Check the draft with: sandbox validate --dir <drafts folder> --tasks {task_id} --seeds 0-4\n"
     )
-    return Draft(task_id=task_id, app=app, seed=rec.seed, yaml=header + dump_yaml(data), changes=lines, data=data)
+    return Draft(task_id=task_id, app=app, seed=rec.seed, yaml=header + dump_yaml(data), changes=lines, data=data, labels=labels)
+
+
+def _equivalent(world: Any, table: str, key: int, before: dict[str, Any], changed: dict[str, Any], label: str | None,
+                persona: dict[str, Any] | None) -> Any:
+    if world is None:
+        return None
+    from .generalize import equivalent
+
+    try:
+        return equivalent(world, table, key, before, changed, label, persona)
+    except Exception:  # noqa: BLE001 - a table this reading does not fit: the record is picked by id
+        return None
+
+
+def _extra_field(table: str, before: dict[str, Any], changed: dict[str, Any], volatile: tuple[str, ...]) -> tuple[str, Any] | None:
+    """Another field of the record and a wrong value for it (the near-miss that saves one field too many)."""
+    for column, value in before.items():
+        if column in changed or SKIP_FIELDS.match(column) or _ignored(table, column, volatile) or column.endswith("_id"):
+            continue
+        if isinstance(value, str) and value and not re.fullmatch(r"\d{4}-\d{2}-\d{2}.*", value):
+            return column, _other_value(value)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return column, _other_value(value)
+    return None
+
+
+def _templated_refs(world: Any, table: str, row: dict[str, Any], records: dict[tuple[str, int], str],
+                    persona: dict[str, Any] | None) -> dict[str, Any]:
+    """An added row whose references to drawn records (and to the persona) are their parameters."""
+    if world is None:
+        return row
+    try:
+        refs = world.references(table)
+    except Exception:  # noqa: BLE001
+        return row
+    out = dict(row)
+    for column, value in row.items():
+        if not isinstance(value, int) or isinstance(value, bool) or not column.endswith("_id"):
+            continue
+        target = refs.get(column)
+        if target is None and isinstance(row.get(column[:-3] + "_type"), str):  # related_type / related_id
+            kind = row[column[:-3] + "_type"]
+            target = next((t for t, _ in records if t.split("_", 1)[-1] == kind), None)
+        if target is not None and (target, value) in records:
+            out[column] = f"{{{{ {records[(target, value)]}.id }}}}"
+        elif target == "identity_user" and persona is not None and value == persona.get("id"):
+            out[column] = "{{ persona.id }}"
+    return out
+
+
+def _last_saving_step(episode: Episode) -> int | None:
+    """The index (among the oracle's steps) of the last recorded step that changed the world."""
+    index, last = -1, None
+    for s in episode.steps:
+        a = s.parsed or {}
+        if not a or (a.get("action") == "answer" and not _is_answer(a)):
+            continue
+        index += 1
+        if s.changes and (s.changes.get("tables") or {}):
+            last = index
+    return last
+
+
+def _is_answer(action: dict[str, Any]) -> bool:
+    text = (action.get("text") or "").strip()
+    return bool(text) and text.rstrip(".").lower() not in ("done", "ok", "")
+
+
+def _templated_target(target: dict[str, Any], labels: dict[str, str]) -> dict[str, Any]:
+    out = dict(target)
+    for key in ("name", "label", "text"):
+        if isinstance(out.get(key), str):
+            out[key] = labels.get(out[key], out[key])
+    if isinstance(out.get("within"), dict):
+        out["within"] = _templated_target(out["within"], labels)
+    return out
+
+
+CLICKS = {"left_click": {}, "double_click": {"count": 2}, "right_click": {"button": "right"}}
 
 
 def _sql_literal(value: Any) -> str:
@@ -319,7 +460,7 @@ def _oracle(episode: Episode, labels: dict[str, str]) -> tuple[list[dict[str, An
             step = {"key": a["key"], **({"repeat": a["repeat"]} if a.get("repeat", 1) != 1 else {})}
         elif kind == "answer":
             text = a.get("text", "").strip()
-            if text and text.rstrip(".").lower() not in ("done", "ok", ""):
+            if _is_answer(a):
                 answer = text
                 steps.append({"answer": text})
             continue
@@ -329,6 +470,9 @@ def _oracle(episode: Episode, labels: dict[str, str]) -> tuple[list[dict[str, An
         else:
             step = {"action": dict(a)}
         target = getattr(s, "target", None) or (s.model_extra or {}).get("target")
+        oracle_target = (target or {}).get("oracle")
+        if kind in CLICKS and oracle_target and not a.get("modifiers"):
+            step = {"click": _templated_target(oracle_target, labels), **CLICKS[kind]}
         on = f"on {target.get('role') or target.get('tag')} {target.get('name')!r}" if target and target.get("name") else None
         note = "; ".join(x for x in (s.thought, on) if x)
         if note:
@@ -370,9 +514,19 @@ def _flowify(value: Any) -> Any:
     return value
 
 
-def save_draft(text: str, drafts_dir: Path | str, *, instruction: str = "") -> tuple[Path | None, list[str]]:
-    """Write a draft (its instruction replaced by ``instruction`` if given) to ``<drafts>/<app>/<id>.yaml``
-    after checking it with the task loader; returns (path, []) or (None, problems)."""
+def templated_text(text: str, labels: dict[str, str]) -> str:
+    """``text`` with the names of recorded records replaced by their parameters (longest names first)."""
+    for literal_name in sorted(labels, key=len, reverse=True):
+        if len(literal_name) >= 3:
+            text = text.replace(literal_name, labels[literal_name])
+    return text
+
+
+def save_draft(text: str, drafts_dir: Path | str, *, instruction: str = "",
+               labels: dict[str, str] | None = None) -> tuple[Path | None, list[str]]:
+    """Write a draft (its instruction replaced by ``instruction`` if given, the recorded records' names in
+    it by their parameters when ``labels`` are given) to ``<drafts>/<app>/<id>.yaml`` after checking it
+    with the task loader; returns (path, []) or (None, problems)."""
     from tasks.errors import TaskFileError
     from tasks.loader import load_task
 
@@ -384,6 +538,8 @@ def save_draft(text: str, drafts_dir: Path | str, *, instruction: str = "") -> t
         return None, ["a task file is a mapping of fields (id, app, instruction...)"]
     if instruction.strip():
         data["instruction"] = " ".join(instruction.split())
+    if labels and isinstance(data.get("instruction"), str):
+        data["instruction"] = templated_text(data["instruction"], labels)
     problems: list[str] = []
     if str(data.get("instruction", "")).startswith("TODO"):
         problems.append("instruction: write what the agent must do (it still starts with TODO)")
@@ -410,4 +566,4 @@ def save_draft(text: str, drafts_dir: Path | str, *, instruction: str = "") -> t
     return path, []
 
 
-__all__ = ["Draft", "DraftError", "draft_from_episode", "dump_yaml", "save_draft"]
+__all__ = ["Draft", "DraftError", "draft_from_episode", "dump_yaml", "save_draft", "templated_text"]

@@ -300,7 +300,7 @@ def create_app(options: StudioOptions | None = None) -> FastAPI:
             draft = draft_from_episode(studio.run.episode(episode_id), store=studio.runtime.store)
         except (DraftError, LookupError, ValueError) as exc:
             return page(request, "error.html", status_code=400, message=str(exc))
-        saved, problems = save_draft(yaml_text, options.drafts_dir, instruction=instruction)
+        saved, problems = save_draft(yaml_text, options.drafts_dir, instruction=instruction, labels=draft.labels)
         draft.yaml = yaml_text if problems else saved.read_text()
         return page(request, "draft.html", episode_id=episode_id, draft=draft, saved=saved, problems=problems,
                     status_code=400 if problems else 200)  # fmt: skip

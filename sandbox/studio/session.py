@@ -40,6 +40,7 @@ from sandbox.trajectory.format import STEPS_FILE
 from .inputs import KeyPress, MouseDown, MouseMove, MouseRest, MouseUp, Paste, RawInput, Wheel, parse_input
 from .live import LiveView
 from .recorder import Recorder, key_combo, typed_char
+from .targets import pressed_target
 
 if TYPE_CHECKING:  # pragma: no cover
     from sandbox.episode import Episode
@@ -270,7 +271,12 @@ class StudioSession:
         if press and hint:
             if len(self._targets) > 8:  # presses that became no step
                 self._targets.clear()
-            self._targets[press] = hint
+            try:  # the oracle target, checked with the player's locator (drafts use it instead of x, y)
+                oracle = await pressed_target(episode.page, hint, *press)
+            except Exception:  # noqa: BLE001 - the page moved on: the step keeps its coordinates
+                oracle = None
+            # kept with the step: what the press was on, and the checked target (not the probe's proposals)
+            self._targets[press] = {k: hint.get(k) for k in ("role", "name", "tag")} | ({"oracle": oracle} if oracle else {})
         if in_select:
             # A native <select>'s list is a popup the screencast does not paint (screenshots do): show
             # the person a captured frame while the list may be open.

@@ -218,27 +218,39 @@ def test_free_exploration_drafts_a_task(studio: StudioServer, browser, store) ->
     drafts = studio.studio.options.drafts_dir
     (path,) = list((drafts / "crm").glob("*.yaml"))
     data = yaml.safe_load(path.read_text())
-    assert data["instruction"].startswith("Change the amount")
+    # The name typed into the instruction is the drawn record's, and so is the persona: its owner.
+    (p,) = [k for k in data["params"] if not k.startswith(("other_", "alt_"))]
+    assert data["instruction"] == f'Change the amount of the opportunity "{{{{ {p}.name }}}}" to ${new_amount:,}.'
+    assert data["persona"] == f"{{{{ {p}.owner }}}}" and data["start_url"] == f"/opportunities/{{{{ {p}.id }}}}"
+    assert f"!= {new_amount}" in data["params"][p]["sql"] and "where id =" not in data["params"][p]["sql"]
+    # only deals without products: their amount is typed, not rolled up
+    assert "not exists (select 1 from \"crm_opportunity_line_item\"" in data["params"][p]["sql"]
     assert {"kind": "changes"}.items() <= data["verifier"][-1].items()
-    assert [nm["kind"] for nm in data["near_misses"]][:2] == ["wrong_record", "wrong_value"]
-    assert "on button 'Edit Amount'" in data["oracle"][0]["note"]  # the author sees what each click was on
+    kinds = [nm["kind"] for nm in data["near_misses"]]
+    assert kinds[:2] == ["wrong_record", "wrong_value"] and "damage" in kinds
+    # The presses are semantic targets the player finds (checked while recording), not coordinates.
+    assert data["oracle"][0]["click"] == {"role": "button", "name": "Edit Amount"}
+    assert "on button 'Edit Amount'" in data["oracle"][0]["note"]  # the author still sees what each press was on
     kinds = [next(iter(step)) for step in data["oracle"]]
-    assert kinds == ["action", "action", "key", "type", "action"] and data["oracle"][3] == {"type": str(new_amount)}
-    validate_drafts(studio, drafts, data["id"], seed=0)
+    assert kinds == ["click", "click", "key", "type", "click"] and data["oracle"][3] == {"type": str(new_amount)}
+    assert data["oracle"][4]["click"]["name"] == "Save"
+    validate_drafts(studio, drafts, data["id"], seeds=[0, 1, 2, 3, 4])
     page.close()
 
 
-def validate_drafts(studio: StudioServer, root: Path, task_id: str, *, seed: int) -> None:
-    """What `sandbox validate --dir <drafts> --tasks <id> --seeds <seed>` runs: the oracle passes with
-    score 1, the no-op agent and every near-miss fail."""
+def validate_drafts(studio: StudioServer, root: Path, task_id: str, *, seeds: list[int]) -> None:
+    """What `sandbox validate --dir <drafts> --tasks <id> --seeds 0-4` runs: at every seed the oracle
+    passes with score 1, the no-op agent and every near-miss fail."""
     from tasks.registry import TaskRegistry
     from tasks.validate import validate_async
 
     registry = TaskRegistry(root, store=studio.studio.runtime.store)
-    report = studio.run(validate_async(registry, [task_id], [seed], runtime=studio.studio.runtime), timeout=180)
-    solutions = {o.solution: o for o in report.outcomes}
-    assert {"oracle", "noop", "wrong-record-1", "wrong-value-1"} <= set(solutions)
-    assert report.ok, [(o.solution, o.passed, o.error, o.reason) for o in report.disagreements]
+    report = studio.run(validate_async(registry, [task_id], seeds, workers=2, quick=True, with_adversaries=False,
+                                      runtime=studio.studio.runtime), timeout=600)
+    solutions = {o.solution for o in report.outcomes}
+    assert {"oracle", "noop", "wrong-record-1", "wrong-value-1", "extra-change-1", "skip-last-save"} <= solutions
+    assert {o.seed for o in report.outcomes if o.solution == "oracle" and o.passed} == set(seeds)
+    assert report.ok, [(o.seed, o.solution, o.passed, o.error, o.reason) for o in report.disagreements]
 
 
 # -- every kind of input, on the playground: live view, headed capture, replay -------------------------

@@ -64,7 +64,7 @@ def test_a_recording_becomes_a_draft_that_loads(tmp_path: Path, store) -> None: 
     added = next(e for e in data["verifier"][-1]["expect"] if e["op"] == "add")
     assert added["where"]["subject"] == "Send the revised quote" and "id" not in added["where"]
     kinds = {nm["kind"] for nm in data["near_misses"]}
-    assert {"wrong_record", "wrong_value", "incomplete"} <= kinds
+    assert {"wrong_record", "wrong_value", "incomplete", "damage"} <= kinds
     wrong_value = next(nm for nm in data["near_misses"] if nm["kind"] == "wrong_value" and "update" in nm["mutate"][0])
     assert wrong_value["mutate"][0]["set"]["stage"].startswith("{{ alt_")  # another real picklist value
     # The recorded steps are the oracle; typed text naming a touched record is a parameter.
@@ -81,7 +81,7 @@ def test_a_recording_becomes_a_draft_that_loads(tmp_path: Path, store) -> None: 
 
     inst = TaskRegistry(tmp_path / "drafts", store=store).instance(draft.task_id, 0)
     assert inst.instruction == "Move the deal on, log a follow-up, drop the old note."
-    assert {nm.name for nm in inst.near_misses} >= {"wrong-record-2", "wrong-record-3", "incomplete"}
+    assert {nm.name for nm in inst.near_misses} >= {"wrong-record-1", "wrong-record-2", "skip-change-1", "skip-change-3"}
     from tasks.params import apply_changes
 
     for nm in inst.near_misses:  # each direct near-miss applies cleanly to a fresh world (NOT NULLs and all)
@@ -94,6 +94,37 @@ def test_a_recording_becomes_a_draft_that_loads(tmp_path: Path, store) -> None: 
             conn.close()
         assert not diff_databases(store.template(0), world.path).is_empty, nm.name
         store.drop(world)
+
+
+def test_with_its_world_a_draft_draws_an_equivalent_record_at_every_seed(tmp_path: Path, store) -> None:  # noqa: ANN001
+    ep = load_episode(record(tmp_path / "runs", store, change_three_things))
+    draft = draft_from_episode(ep, store=store)
+    data = yaml.safe_load(draft.yaml)
+    recorded = next(e for e in data["verifier"][-1]["expect"] if e["op"] == "update")
+    p = recorded["where"]["id"].strip("{} ").split(".")[0]
+    sql = data["params"][p]["sql"]
+    # An open deal at the stage the demonstration moved on from, with a name no other deal has
+    assert "t.\"stage\" = 'Prospecting'" in sql and "having count(*) = 1" in sql and "where id =" not in sql
+    with sqlite3.connect(store.template(0)) as conn:
+        opp_id = conn.execute("select id from crm_opportunity where stage = 'Prospecting' order by id").fetchone()[0]
+        rows = conn.execute(sql).fetchall()
+    assert opp_id in {r[0] for r in rows} and len(rows) >= 5
+    with sqlite3.connect(store.template(1)) as conn:  # another seed's world has its own
+        assert conn.execute(sql).fetchall()
+    # The task added on the deal is tied to the drawn deal, not to the recorded id.
+    added = next(e for e in data["verifier"][-1]["expect"] if e["op"] == "add")
+    assert added["where"]["related_id"] == f"{{{{ {p}.id }}}}"
+    names = {nm["name"] for nm in data["near_misses"]}
+    assert names >= {"skip-change-1", "skip-change-2", "skip-change-3"} and any(n.startswith("extra-change-") for n in names)
+    # The instruction names the drawn deal when the author typed the recorded one's name.
+    path, problems = save_draft(draft.yaml, tmp_path / "drafts", instruction=f"Move {ep.steps[1].parsed['text']} on.",
+                                labels=draft.labels)
+    assert problems == [] and yaml.safe_load(path.read_text())["instruction"] == f"Move {{{{ {p}.name }}}} on."
+    from tasks.registry import TaskRegistry
+
+    registry = TaskRegistry(tmp_path / "drafts", store=store)
+    names = {registry.instance(draft.task_id, seed).params[p]["name"] for seed in range(3)}
+    assert len(names) > 1  # seeds draw other deals
 
 
 def test_a_recording_that_changed_nothing_is_no_task(tmp_path: Path, store) -> None:  # noqa: ANN001

@@ -36,20 +36,41 @@
     return false;
   };
   s.mark = () => { s.seen = s.mutations; };
-  // What a press at (x, y) is on, as a person would name it: role and accessible name (a heuristic;
-  // recorded beside the step for authors and datasets, never used to act).
+  // What a press at (x, y) is on, as a person would name it: role and accessible name, its label and
+  // named containers (a heuristic: targets.py turns it into an oracle target only once the player's
+  // own locator finds exactly that element with it).
   const IMPLICIT = { button: 'button', a: 'link', select: 'combobox', textarea: 'textbox', summary: 'button', option: 'option' };
   const INPUT = { checkbox: 'checkbox', radio: 'radio', submit: 'button', button: 'button', reset: 'button', search: 'searchbox', range: 'slider' };
+  const CONTAINER = { dialog: 'dialog', form: 'form', fieldset: 'group', section: 'region', table: 'table', nav: 'navigation' };
+  const CONTAINER_ROLES = new Set(['dialog', 'alertdialog', 'form', 'group', 'region', 'table', 'navigation', 'toolbar', 'menu',
+    'listbox', 'tablist', 'search', 'complementary']);
+  const clean = (text) => (text || '').replace(/\s+/g, ' ').trim();
+  const labelledBy = (el) => {
+    const ids = el.getAttribute('aria-labelledby');
+    return ids ? ids.split(/\s+/).map((id) => document.getElementById(id)?.innerText || '').join(' ') : '';
+  };
+  // The named containers around an element (nearest first), as candidates for a target's `within`.
+  const containers = (el) => {
+    const out = [];
+    for (let a = el.parentElement; a && out.length < 4; a = a.parentElement) {
+      const tag = a.tagName.toLowerCase();
+      const role = a.getAttribute('role') || CONTAINER[tag];
+      if (!role || !CONTAINER_ROLES.has(role)) continue;
+      const name = clean(a.getAttribute('aria-label') || labelledBy(a)
+        || (tag === 'fieldset' && a.querySelector(':scope > legend')?.innerText) || (tag === 'table' && a.caption?.innerText));
+      if (name) out.push({ role, name: name.slice(0, 80) });
+    }
+    return out;
+  };
   s.target = (x, y) => {
     const hit = document.elementFromPoint(x, y);
     if (!hit) return null;
     const el = hit.closest('button, a[href], input, select, textarea, summary, label, [role], [tabindex]') || hit;
     const tag = el.tagName.toLowerCase();
     const role = el.getAttribute('role') || IMPLICIT[tag] || (tag === 'input' ? (INPUT[el.type] || 'textbox') : null);
-    const labelled = el.getAttribute('aria-labelledby');
-    const byId = labelled && labelled.split(/\s+/).map((id) => document.getElementById(id)?.innerText || '').join(' ');
-    const name = el.getAttribute('aria-label') || byId || (el.labels && el.labels[0] && el.labels[0].innerText)
+    const label = clean((el.labels && el.labels[0] && el.labels[0].innerText) || (tag === 'label' ? el.innerText : ''));
+    const name = el.getAttribute('aria-label') || labelledBy(el) || label
       || el.getAttribute('title') || el.getAttribute('placeholder') || (tag === 'input' ? '' : el.innerText) || el.getAttribute('alt') || '';
-    return { role, name: name.replace(/\s+/g, ' ').trim().slice(0, 80), tag };
+    return { role, name: clean(name).slice(0, 80), tag, label: label.replace(/\s*\*$/, '').slice(0, 80), containers: containers(el) };
   };
 })();
