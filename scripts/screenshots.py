@@ -105,6 +105,15 @@ def COMMS_SHOTS(c: dict) -> dict[str, list[tuple[str, str, tuple[str, ...]]]]:  
     }
 
 
+def _drive_ids(store: WorldStore) -> dict[str, object]:
+    """A seeded proposal with a pricing table of several products (drawn from the CRM) and its author."""
+    with closing(sqlite3.connect(f"file:{store.template(0)}?mode=ro", uri=True)) as conn:
+        doc, owner = conn.execute(
+            "select i.id, u.username from drive_item i join identity_user u on u.id = i.owner_id join drive_block b on b.item_id = i.id "
+            "where i.name like 'Proposal - %' and b.style = 'Table' order by length(b.text) - length(replace(b.text, char(10), '')) desc, i.id limit 1").fetchone()
+    return {"proposal": doc, "owner": owner}
+
+
 def CHAT_SHOTS(c: dict) -> list[tuple[str, str, tuple[str, ...]]]:  # noqa: N802 - a table of shots
     return [("chat-activity", "/activity", ()), ("chat-channel-people", f"/channels/{c['channel']}/people", ())]
 
@@ -191,6 +200,8 @@ async def main(out_dir: Path, only: set[str]) -> None:
     for persona, mail_shots in COMMS_SHOTS(comms).items():
         await _run("mail", str(persona), mail_shots, out_dir, store, only)
     await _run("chat", str(comms["rep"]), CHAT_SHOTS(comms), out_dir, store, only)
+    drive = _drive_ids(store)
+    await _run("drive", str(drive["owner"]), [("drive-proposal-table", f"/doc/{drive['proposal']}", ())], out_dir, store, only)
 
 
 if __name__ == "__main__":

@@ -132,7 +132,7 @@ def search(session: SessionDep, user: CurrentUser, q: str = ""):
     return {"items": [item_json(i) for i in lib.search(session, user, q)]}
 
 
-@router.get("/documents/{item_id}")
+@router.get("/documents/{item_id}", openapi_extra=openapi.DOCUMENT_OUT)
 def get_document(session: SessionDep, user: CurrentUser, item_id: int):
     item, role = require(session, user, item_id)
     if item.kind != "document":
@@ -144,9 +144,10 @@ def get_document(session: SessionDep, user: CurrentUser, item_id: int):
                              "status": s.status} for s in lib.suggestions(session, item, None)]}
 
 
-@router.put("/documents/{item_id}", openapi_extra=openapi.DOCUMENT)
+@router.put("/documents/{item_id}", openapi_extra=openapi.DOCUMENT_PUT)
 def put_document(session: SessionDep, user: CurrentUser, clock: ClockDep, item_id: int, payload: dict = Body(...)):
-    """``{"blocks": [{"style": "Heading 1", "runs": [{"text": "...", "bold": true}]}]}``."""
+    """Replace the document's content: ``{"blocks": [{"style": "Heading 1", "runs": [{"text": "...", "bold": true}]},
+    {"style": "Table", "rows": [[[{"text": "Qty", "bold": true}], [{"text": "Price"}]], [[{"text": "2"}], [{"text": "$40"}]]]}]}``."""
     item, _role = require(session, user, item_id, "edit")
     if item.kind != "document":
         return unprocessable(f"Item {item_id} is not a document.")

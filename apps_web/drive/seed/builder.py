@@ -19,6 +19,7 @@ class DriveBuilder:
         self.now = now
         self.rows: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
         self.ids: dict[str, int] = {t: 0 for t in TABLES}
+        self.places: dict[str, tuple] = {}  # folders a later part of the generator fills (e.g. "sales_shared": site, folder, owner, at)
 
     def add(self, table: str, **row: Any) -> int:
         self.ids[table] += 1

@@ -9,6 +9,7 @@ from datetime import timedelta
 from ...world.seeding import SeedContext
 from .builder import DriveBuilder
 from .contracts import FOLDERS, Deal, file_name, plan_contracts, write_contract
+from .tables import fee_schedule
 
 CODENAMES = ["Atlas", "Bluebird", "Cobalt", "Driftwood", "Evergreen", "Falcon", "Granite", "Harbor", "Juniper", "Kestrel", "Lighthouse",
              "Meridian", "Nightingale", "Osprey", "Polaris", "Quartz", "Redwood", "Sequoia", "Tamarack", "Willow"]
@@ -27,6 +28,7 @@ QUESTIONS = [
 
 def build_dataroom(b: DriveBuilder, ctx: SeedContext, people: list[dict]) -> None:
     rng = ctx.random("drive.dataroom")
+    schedules = ctx.random("drive.schedules")  # which contracts carry a fee schedule, and its rows
     fake = ctx.faker("drive.dataroom")
     now = ctx.clock.now
     codename = rng.choice(CODENAMES)
@@ -59,6 +61,8 @@ def build_dataroom(b: DriveBuilder, ctx: SeedContext, people: list[dict]) -> Non
     label = {kind: lab for _f, kind, _t, lab, _n in PLAN}
     for n, s in enumerate(specs, start=1):
         blocks = write_contract(rng, deal, s)
+        if s.annual_value and (s.kind == "supply" or (s.kind in ("msa", "saas") and schedules.random() < 0.5)):
+            blocks += fee_schedule(schedules, s.kind, s.annual_value, s.extra["goods"])
         when = opened + timedelta(days=rng.randint(0, 5), hours=rng.randint(0, 9))
         name = file_name(s)
         item = b.document(site, folders[s.category], name, owner["id"], when, blocks)

@@ -10,6 +10,7 @@ from typing import Any
 from ...world.seeding import SeedContext
 from ..documents import block
 from .builder import DriveBuilder
+from .tables import LATE, open_opportunities, pricing_table, stakeholders
 
 OPEN = ("Prospecting", "Qualification", "Needs Analysis", "Value Proposition", "Id. Decision Makers", "Perception Analysis",
         "Proposal/Price Quote", "Negotiation/Review")
@@ -53,8 +54,16 @@ def _money(v: float | None) -> str:
 
 def build_personal(b: DriveBuilder, ctx: SeedContext, people: list[dict], crm: dict) -> None:
     rng = ctx.random("drive.personal")
+    tables_rng = ctx.random("drive.tables")  # the tables' own stream: the documents' other text draws what it drew before them
     now = ctx.clock.now
     accounts, opps = crm["accounts"], crm["opportunities"]
+    items: dict[int, list[dict]] = {}
+    for li in crm.get("line_items", []):
+        items.setdefault(li["opportunity_id"], []).append(li)
+    contacts: dict[int, list[dict]] = {}
+    for c in crm.get("contacts", []):
+        contacts.setdefault(c["account_id"], []).append(c)
+    roles = crm.get("contact_roles", [])
     by_owner: dict[int, list[dict]] = {}
     for o in opps:
         by_owner.setdefault(o["owner_id"], []).append(o)
@@ -70,15 +79,22 @@ def build_personal(b: DriveBuilder, ctx: SeedContext, people: list[dict], crm: d
             props = b.folder(site, root, "Proposals", p["id"], at(60, 200))
             mine = sorted(acc_by_owner.get(p["id"], []), key=lambda a: -(a["annual_revenue"] or 0))[:4]
             for a in mine:
-                b.document(site, plans, f"Account Plan - {a['name']}", p["id"], at(), account_plan(rng, a, [o for o in opps if o["account_id"] == a["id"]], name),
+                a_opps = [o for o in opps if o["account_id"] == a["id"]]
+                a_roles = [r for r in roles if r["opportunity_id"] in {o["id"] for o in a_opps}]
+                b.document(site, plans, f"Account Plan - {a['name']}", p["id"], at(),
+                           account_plan(rng, a, a_opps, name, tables_rng, contacts.get(a["id"], []), a_roles, bool(crm.get("contacts"))),
                            crm_account_id=a["id"])
             open_opps = [o for o in by_owner.get(p["id"], []) if o["stage"] in OPEN and o["amount"]]
             for o in sorted(open_opps, key=lambda o: o["id"])[:4]:
                 a = accounts.get(o["account_id"], {"name": "the customer"})
                 earlier = round((o["amount"] or 0) * rng.choice([1.08, 1.12, 1.15, 0.9]), -2)
                 when = at(20, 60)
+                # Quoted deals break the price down by product (the CRM's line items); earlier ones may state the total only.
+                lines = items.get(o["id"], [])
+                priced = bool(lines) and (o["stage"] in LATE or tables_rng.random() < 0.4)
+                pricing = pricing_table(tables_rng, lines, o["amount"])[0] if priced else []
                 b.document(site, props, f"Proposal - {o['name']}", p["id"], now - timedelta(days=rng.randint(1, 15)),
-                           proposal(rng, o, a, name, o["amount"]), history=[(proposal(rng, o, a, name, earlier, draft=True), when, p["id"])],
+                           proposal(rng, o, a, name, o["amount"], pricing=pricing), history=[(proposal(rng, o, a, name, earlier, draft=True), when, p["id"])],
                            crm_account_id=o["account_id"], crm_opportunity_id=o["id"])
             rows = {"A1": "Opportunity", "B1": "Account", "C1": "Stage", "D1": "Amount", "E1": "Close date", "F1": "Probability", "G1": "Weighted"}
             mine_opps = sorted(by_owner.get(p["id"], []), key=lambda o: o["id"])
@@ -102,7 +118,8 @@ def build_personal(b: DriveBuilder, ctx: SeedContext, people: list[dict], crm: d
         b.document(site, root, "Meeting notes", p["id"], at(1, 30), meeting_notes(rng, name, people))
 
 
-def account_plan(rng: random.Random, a: dict, opps: list[dict], author: str) -> list[dict]:
+def account_plan(rng: random.Random, a: dict, opps: list[dict], author: str, tables_rng: random.Random | None = None,
+                 contacts: list[dict] = (), roles: list[dict] = (), with_people: bool = False) -> list[dict]:
     open_opps = [o for o in opps if o["stage"] in OPEN]
     won = [o for o in opps if o["stage"] == "Closed Won"]
     blocks = [block("Title", f"Account Plan: {a['name']}"), block("Normal", f"Prepared by {author}.")]
@@ -115,10 +132,16 @@ def account_plan(rng: random.Random, a: dict, opps: list[dict], author: str) -> 
         blocks.append(block("Normal", f"We have closed {len(won)} deal{'s' if len(won) > 1 else ''} with them, worth {_money(sum(o['amount'] or 0 for o in won))} in total."))
     else:
         blocks.append(block("Normal", rng.choice(["We have no closed business with them yet.", "This is a new logo for us: no deals closed so far."])))
+    if with_people and tables_rng is not None:
+        blocks.append(block("Heading 1", "Key stakeholders"))
+        blocks += stakeholders(tables_rng, a, opps, list(contacts), list(roles))
     blocks.append(block("Heading 1", "Open opportunities"))
+    if open_opps and tables_rng is not None and tables_rng.random() < 0.7:
+        blocks += open_opportunities(tables_rng, open_opps)
+        open_opps = []
     for o in open_opps or []:
         blocks.append(block("List Bullet", {"text": o["name"], "bold": True}, f": {o['stage']}, {_money(o['amount'])}, closing {str(o['close_date'])[:10]}"))
-    if not open_opps:
+    if not any(o["stage"] in OPEN for o in opps):
         blocks.append(block("Normal", "No open opportunities."))
     blocks.append(block("Heading 1", "Risks"))
     blocks.append(block("Normal", rng.choice(["Budget approval sits with a new CFO; we need an executive sponsor.", "A competitor is running a pilot in another division.",
@@ -130,7 +153,7 @@ def account_plan(rng: random.Random, a: dict, opps: list[dict], author: str) -> 
     return blocks
 
 
-def proposal(rng: random.Random, o: dict, a: dict, author: str, amount: float, draft: bool = False) -> list[dict]:
+def proposal(rng: random.Random, o: dict, a: dict, author: str, amount: float, draft: bool = False, pricing: list[dict] = ()) -> list[dict]:
     blocks = [block("Title", f"Proposal: {o['name']}"), block("Normal", f"Prepared for {a['name']} by {author}{' (draft)' if draft else ''}.")]
     blocks.append(block("Heading 1", "Executive summary"))
     blocks.append(block("Normal", rng.choice([f"{a['name']} wants to consolidate its reporting on one platform and cut the time its teams spend preparing data.",
@@ -142,6 +165,7 @@ def proposal(rng: random.Random, o: dict, a: dict, author: str, amount: float, d
         blocks.append(block("List Bullet", s))
     blocks.append(block("Heading 1", "Pricing"))
     blocks.append(block("Normal", "Total investment: ", {"text": _money(amount), "bold": True}, " for the first year, excluding taxes."))
+    blocks += pricing
     blocks.append(block("Heading 1", "Terms"))
     blocks.append(block("Normal", rng.choice(["Prices are valid for 30 days.", "Prices are valid until the end of the quarter.", "Payment terms: net 30 from invoice."])))
     return blocks
@@ -207,7 +231,7 @@ def build_team_sites(b: DriveBuilder, ctx: SeedContext, people: list[dict], crm:
                 cells.update({f"A{i}": sku, f"B{i}": prod, f"C{i}": unit, f"D{i}": str(price), f"E{i}": f"=ROUND(D{i}*0.8,0)"})
             b.workbook(site, root, "Price List", owner["id"], when, [("Prices", cells)])
             b.folder(site, root, "Templates", owner["id"], when)
-            b.folder(site, root, "Shared", owner["id"], when)
+            b.places["sales_shared"] = (site, b.folder(site, root, "Shared", owner["id"], when), owner["id"], when)
         elif dept == "Finance":
             b.workbook(site, root, "FY Budget", owner["id"], when, [("Budget", budget_sheet(rng, sorted(depts))), ("Headcount", headcount_sheet(depts, ctx.random("drive.headcount")))])
             b.folder(site, root, "Board Reporting", owner["id"], when)
