@@ -86,7 +86,8 @@ def register(app: typer.Typer) -> None:
         except KeyboardInterrupt:
             console.print(f"[yellow]interrupted[/]: the decided instances are in {out}; run the same command again to go on")
             raise typer.Exit(130) from None
-        console.print(f"{result.proven} proven, {result.failed} failed, {result.duplicates} duplicates, {result.skipped} already done; "
+        console.print(f"{result.proven} proven, {result.failed} failed, {result.duplicates} duplicates, {result.skipped} already done"
+                      + (f" ({result.stale} decided with an older template or world, played again)" if result.stale else "") + "; "
                       f"{result.episodes} episodes in {result.prove_s:.0f}s ({result.per_minute():.1f} instances/min; drawing {result.render_s:.0f}s)")
         console.print(f"card: {out / 'CARD.md'}")
         if result.failed:

@@ -58,6 +58,28 @@ def template_version(registry: TaskRegistry, task_id: str) -> str:
     return hashlib.sha256(task.path.read_bytes() + b"\0" + macros).hexdigest()[:16]
 
 
+def versions(registry: TaskRegistry, task_id: str) -> dict[str, str]:
+    """What a decision about a template's instance was made with; a record naming others is stale.
+    ``decided_at`` orders an instance's decisions (files.CorpusDir.latest)."""
+    return {"template_version": template_version(registry, task_id), "world_version": registry.store.version,
+            "decided_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")}
+
+
+def current_versions(registry: TaskRegistry) -> Callable[[str], dict[str, str]]:
+    """task id -> the versions a record must name to count as done (cached: one hash per template)."""
+    cache: dict[str, dict[str, str]] = {}
+
+    def current(task_id: str) -> dict[str, str]:
+        if task_id not in cache:
+            try:
+                cache[task_id] = {k: v for k, v in versions(registry, task_id).items() if k != "decided_at"}
+            except KeyError:  # a template no longer in the folder: its records are kept as they are
+                cache[task_id] = {}
+        return cache[task_id]
+
+    return current
+
+
 @dataclass
 class Candidate:
     """An instance to prove."""
@@ -75,6 +97,7 @@ class BuildResult:
     failed: int = 0
     duplicates: int = 0
     skipped: int = 0  # already in the folder
+    stale: int = 0  # decided before with another template file or world generator: proven again
     episodes: int = 0
     render_s: float = 0.0
     prove_s: float = 0.0
@@ -98,6 +121,7 @@ def _fail_record(registry: TaskRegistry, task: str, seed: int, key: str, stage: 
     tpl = registry.task(task).template
     bad = [o for o in outcomes or [] if not o.agrees]
     return {
+        **versions(registry, task),
         "id": task, "seed": seed, "key": key, "app": tpl.app, "stage": stage, "reasons": reasons,
         "retry": bool(bad) and all(o.error is not None for o in bad),
         "outcomes": [{"solution": o.solution, "kind": o.kind, "via": o.via, "passed": o.passed, "score": o.score,
@@ -137,8 +161,7 @@ def proven_record(registry: TaskRegistry, cand: Candidate, outcomes: list[Outcom
             "seconds": round(sum(o.seconds for o in outcomes), 1),  # the episodes' time, summed over workers
             "solutions": {o.solution: {"kind": o.kind, "via": o.via, "passed": o.passed, "score": o.score} for o in outcomes},
         },
-        "template_version": template_version(registry, cand.task),
-        "world_version": registry.store.version,
+        **versions(registry, cand.task),
     }
 
 
@@ -151,14 +174,16 @@ class Renderer:
         self.registry, self.task_ids, self.corpus, self.policy = registry, task_ids, corpus, policy
         self.on_event = on_event
         self.result = result if result is not None else BuildResult()
-        self.done = corpus.done()
+        current = current_versions(registry)
+        self.done = corpus.done(current)
+        selected = set(task_ids)
+        self.stale = {k for k in corpus.done() if k[0] in selected and k not in self.done}
         self.seen: dict[str, dict[str, int]] = {}  # template -> instance key -> the seed that has it
         self.kept: dict[str, set[int]] = {}  # template -> seeds proven or failed (not duplicates)
-        for name in (INSTANCES, FAILURES):
-            for r in corpus.records(name):
-                if r.get("key"):
-                    self.seen.setdefault(r["id"], {}).setdefault(r["key"], int(r["seed"]))
-                    self.kept.setdefault(r["id"], set()).add(int(r["seed"]))
+        for (tid, seed), (name, r) in sorted(corpus.latest().items()):
+            if name in (INSTANCES, FAILURES) and r.get("key") and (tid, seed) in self.done:
+                self.seen.setdefault(tid, {}).setdefault(r["key"], seed)
+                self.kept.setdefault(tid, set()).add(seed)
 
     def _emit(self, kind: str, rec: dict[str, Any]) -> None:
         if self.on_event:
@@ -172,6 +197,8 @@ class Renderer:
             if (tid, seed) in self.done:
                 self.result.skipped += 1
                 continue
+            if (tid, seed) in self.stale:
+                self.result.stale += 1
             if limit is not None and len(out) >= limit:
                 break
             try:
@@ -185,7 +212,8 @@ class Renderer:
                 continue
             first = self.seen.setdefault(tid, {}).get(key)
             if first is not None and first != seed:
-                rec = {"id": tid, "seed": seed, "key": key, "same_as": first, "app": self.registry.task(tid).template.app}
+                rec = {"id": tid, "seed": seed, "key": key, "same_as": first, "app": self.registry.task(tid).template.app,
+                       **versions(self.registry, tid)}
                 self.corpus.append(DUPLICATES, rec)
                 self.result.duplicates += 1
                 self._emit("duplicate", rec)

@@ -10,19 +10,11 @@ from typing import Any
 import orjson
 
 from .policy import DEFAULT_FULL_SEEDS, Policy
-from .files import CARD_JSON, CARD_MD, CorpusDir
+from .files import CARD_JSON, CARD_MD, DUPLICATES, INSTANCES, CorpusDir
 
 # A template whose instructions repeat this much (distinct instructions / proven instances at or
 # below it) differs between seeds only by its world: listed on the card.
 SAME_INSTRUCTION_SHARE = 0.5
-
-
-def _unique(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One record per (template, seed), the last one written (a folder is appended to, never edited)."""
-    out: dict[tuple[str, int], dict[str, Any]] = {}
-    for r in records:
-        out[(r["id"], int(r["seed"]))] = r
-    return list(out.values())
 
 
 def _number(x: float) -> float | int:
@@ -34,9 +26,9 @@ def _counts(values: list[str]) -> dict[str, int]:
 
 
 def compute_card(corpus: CorpusDir) -> dict[str, Any]:
-    proven = _unique(corpus.instances())
-    failed = _unique(corpus.failures())
-    dups = _unique(corpus.duplicates())
+    proven = corpus.decided(INSTANCES)
+    failed = corpus.failures()
+    dups = corpus.decided(DUPLICATES)
     builds = corpus.builds()
     templates: dict[str, dict[str, Any]] = {}
 

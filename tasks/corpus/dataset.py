@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .card import _unique, card_markdown, write_card
-from .files import CorpusDir, CorpusError
+from .card import card_markdown, write_card
+from .files import INSTANCES, CorpusDir, CorpusError
 
 FORMATS = ("hf",)
 SPLIT_STEM = "train-00000-of-00001"
@@ -44,7 +44,7 @@ COLUMNS: list[tuple[str, str, str]] = [
 
 def rows(corpus: CorpusDir) -> tuple[list[dict[str, Any]], list[str]]:
     """The export's rows (one per proven instance, ordered by template and seed) and the tag kinds."""
-    records = sorted(_unique(corpus.instances()), key=lambda r: (r["id"], int(r["seed"])))
+    records = sorted(corpus.decided(INSTANCES), key=lambda r: (r["id"], int(r["seed"])))
     tag_kinds = sorted({k for r in records for k in (r.get("tags") or {})})
     out = []
     for r in records:

@@ -9,13 +9,19 @@
 Every line is written whole and flushed as soon as its instance is decided, so a crash or Ctrl-C
 loses at most the instances in flight. A torn last line (a crash in the middle of a write) is cut
 off when the folder is opened again, so the next append starts on a clean line.
+
+An instance may be decided more than once: a failure that only timed out is played again, and an
+instance proven with an older template file or world generator (its record's ``template_version`` /
+``world_version``) is stale and proven again by the next build. The logs keep every decision; what
+counts is each instance's latest (``decided_at``; a record without it is older than any with it, and
+among those a proof outranks a failure, which outranks a duplicate).
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import orjson
 
@@ -64,6 +70,11 @@ def _cut_torn_tail(path: Path) -> None:
         f.truncate(keep)
 
 
+def is_current(record: dict[str, Any], versions: dict[str, str]) -> bool:
+    """Whether a record was decided with these versions (one without them predates versioning: stale)."""
+    return all(record.get(k) == v for k, v in versions.items())
+
+
 class CorpusDir:
     """A corpus folder: what is done, and appending records to its logs."""
 
@@ -91,23 +102,39 @@ class CorpusDir:
     def builds(self) -> list[dict[str, Any]]:
         return self.records(BUILDS)
 
-    def done(self) -> dict[tuple[str, int], str]:
-        """(task, seed) -> its instance key, for every instance already decided: proven, a duplicate,
-        or failed on a verdict (a failure marked ``retry``, whose episodes could not be played, is
-        not done: the next build plays it again)."""
-        out: dict[tuple[str, int], str] = {}
-        for name in (INSTANCES, FAILURES, DUPLICATES):
+    def latest(self) -> dict[tuple[str, int], tuple[str, dict[str, Any]]]:
+        """(task, seed) -> (log name, record) of each instance's latest decision."""
+        rank = {DUPLICATES: 0, FAILURES: 1, INSTANCES: 2}
+        out: dict[tuple[str, int], tuple[tuple[str, int], str, dict[str, Any]]] = {}
+        for name in (DUPLICATES, FAILURES, INSTANCES):
             for r in read_jsonl(self.root / name):
-                if name == FAILURES and r.get("retry"):
-                    continue
-                out[(r["id"], int(r["seed"]))] = r.get("key") or ""
+                k = (r["id"], int(r["seed"]))
+                order = (str(r.get("decided_at") or ""), rank[name])
+                if k not in out or order >= out[k][0]:
+                    out[k] = (order, name, r)
+        return {k: (name, r) for k, (_order, name, r) in out.items()}
+
+    def decided(self, name: str) -> list[dict[str, Any]]:
+        """The records of one log that are their instance's latest decision (the card's and dataset's)."""
+        return [r for n, r in self.latest().values() if n == name]
+
+    def done(self, current: Callable[[str], dict[str, str]] | None = None) -> dict[tuple[str, int], str]:
+        """(task, seed) -> its instance key, for every instance already decided: proven, a duplicate,
+        or failed on a verdict. Not done: a failure marked ``retry`` (its episodes could not be played)
+        and, given ``current`` (task -> the versions a record must name, e.g. ``{"template_version":
+        ..., "world_version": ...}``), a decision made with other versions: the next build plays those again."""
+        out: dict[tuple[str, int], str] = {}
+        for k, (name, r) in self.latest().items():
+            if name == FAILURES and r.get("retry"):
+                continue
+            if current is not None and not is_current(r, current(r["id"])):
+                continue
+            out[k] = r.get("key") or ""
         return out
 
     def failures(self) -> list[dict[str, Any]]:
-        """The failures still standing: the last line of each instance, unless it was proven since."""
-        proven = {(r["id"], int(r["seed"])) for r in read_jsonl(self.root / INSTANCES)}
-        last = {(r["id"], int(r["seed"])): r for r in read_jsonl(self.root / FAILURES)}
-        return [r for k, r in last.items() if k not in proven]
+        """The failures still standing: each instance's latest decision, when it is a failure."""
+        return self.decided(FAILURES)
 
     def append(self, name: str, record: dict[str, Any]) -> None:
         """Append one record as one line, flushed to disk before returning."""

@@ -174,3 +174,31 @@ def test_a_failure_without_a_wrong_verdict_is_tried_again(tmp_path) -> None:  # 
     assert len(corpus.records(FAILURES)) == 3
     CorpusDir(tmp_path, create=True)
     assert (tmp_path / FAILURES).read_bytes().endswith(b"\"seed\":2}\n")
+
+
+def test_a_decision_made_with_another_template_or_world_is_played_again(tmp_path, registry: TaskRegistry) -> None:  # noqa: ANN001
+    from tasks.corpus.build import Renderer, current_versions
+
+    root = tmp_path / "tasks"
+    (root / "crm").mkdir(parents=True)
+    shutil.copy(TASKS_DIR / "crm" / "opportunity-set-next-step.yaml", root / "crm")
+    folder = TaskRegistry(root, store=registry.store)
+    now = current_versions(folder)(REAL)
+    corpus = CorpusDir(tmp_path / "c", create=True)
+    corpus.append(INSTANCES, {"id": REAL, "seed": 0, "key": "k0", **now, "decided_at": "2026-01-01T00:00:00"})
+    corpus.append(INSTANCES, {"id": REAL, "seed": 1, "key": "k1", **now, "world_version": "older", "decided_at": "2026-01-01T00:00:00"})
+    corpus.append(DUPLICATES, {"id": REAL, "seed": 2, "key": "k0", "same_as": 0})  # written before records had versions
+    renderer = Renderer(folder, [REAL], corpus, Policy())
+    assert [c.seed for s in (0, 1, 2) for c in renderer.render(s)] == [1, 2]
+    assert (renderer.result.skipped, renderer.result.stale) == (1, 2)
+    # The template file changes (a comment is enough): every seed is stale.
+    path = root / "crm" / "opportunity-set-next-step.yaml"
+    path.write_text(path.read_text() + "\n# reviewed\n")
+    folder = TaskRegistry(root, store=registry.store)
+    assert set(corpus.done(current_versions(folder))) == set()
+    # The latest decision counts: a later failure supersedes the older proof, a proof the older failure.
+    corpus.append(FAILURES, {"id": REAL, "seed": 0, "key": "k0", "retry": False, "reasons": ["x"], "decided_at": "2026-02-01T00:00:00"})
+    corpus.append(FAILURES, {"id": REAL, "seed": 3, "key": "k3", "retry": False, "reasons": ["x"], "decided_at": "2026-01-01T00:00:00"})
+    corpus.append(INSTANCES, {"id": REAL, "seed": 3, "key": "k3", "decided_at": "2026-02-01T00:00:00"})
+    assert {r["seed"] for r in corpus.decided(INSTANCES)} == {1, 3}
+    assert [r["seed"] for r in corpus.failures()] == [0]
