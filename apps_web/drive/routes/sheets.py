@@ -59,7 +59,7 @@ def sheet_page(request: Request, session: SessionDep, user: CurrentUser, clock: 
             " active" if active else "", sh.col_name(col), autofilter["cols"][col], icon("filter" if active else "down", "icon-sm"))
 
     return page(request, session, user, "drive/sheet.html", item=item, role=role, crumbs=lib.path_of(session, item), sheets=sheets, current=current,
-                grid=grid, grid_body=sh.grid_body(grid, hidden, autofilter, filter_button), circular=circular, display_name=lib.display_name,
+                grid=grid, grid_body=sh.grid_body(grid, hidden, autofilter, filter_button), grid_style=sh.grid_style(grid), circular=circular, display_name=lib.display_name,
                 autofilter=autofilter, hidden=hidden, charts=charts, chart_kinds=ch.CHART_LABELS)
 
 
