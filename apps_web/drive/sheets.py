@@ -50,15 +50,21 @@ def _load(session: Session, item_id: int, stored: bool = True) -> tuple[list[She
     by_id = {s.id: s.name for s in sheets}
     inputs: dict[str, dict[tuple[int, int], str]] = {s.name: {} for s in sheets}
     session.flush()
-    conn = session.connection()
+    db = _raw(session)
     if stored:
-        rows = conn.exec_driver_sql(f"SELECT {_CELL_COLUMNS} FROM drive_cell WHERE item_id = ?", (item_id,)).fetchall()
+        rows = db.execute(f"SELECT {_CELL_COLUMNS} FROM drive_cell WHERE item_id = ?", (item_id,)).fetchall()
         for row in rows:
             inputs[by_id[row[1]]][(row[2], row[3])] = row[5]
         return sheets, inputs, rows
-    for sheet_id, r, c, text in conn.exec_driver_sql("SELECT sheet_id, row, col, input FROM drive_cell WHERE item_id = ?", (item_id,)):
+    for sheet_id, r, c, text in db.execute("SELECT sheet_id, row, col, input FROM drive_cell WHERE item_id = ?", (item_id,)).fetchall():
         inputs[by_id[sheet_id]][(r, c)] = text
     return sheets, inputs, []
+
+
+def _raw(session: Session) -> Any:
+    """The session's own SQLite connection (same transaction), for reads of thousands of plain rows:
+    the driver's tuples, without a result wrapper per row."""
+    return session.connection().connection.dbapi_connection
 
 
 def computed(value: Any, circular: bool) -> tuple[str, float | None, str | None]:
@@ -227,7 +233,7 @@ class GridCell(NamedTuple):
 
 def grid(session: Session, sheet: Sheet) -> dict[str, Any]:
     session.flush()
-    cells = [GridCell(*r) for r in session.connection().exec_driver_sql(
+    cells = [GridCell(*r) for r in _raw(session).execute(
         "SELECT row, col, ref, input, value, number, error FROM drive_cell WHERE sheet_id = ?", (sheet.id,)).fetchall()]
     rows = max([c.row for c in cells] + [30]) + 5
     cols = max([c.col for c in cells] + [10]) + 2
