@@ -179,10 +179,15 @@ def edit_cells(session: SessionDep, user: CurrentUser, clock: ClockDep, item_id:
         return JSONResponse({"detail": str(exc)}, status_code=422)
     item.text = text
     lib.touch(session, user, clock.now, item, "Edited")
-    session.commit()
+    # the answer is read before the commit (same transaction): after it, every changed cell would be
+    # loaded again from the database
+    session.flush()
     names = {x.id: x.name for x in session.exec(select(Sheet).where(Sheet.item_id == item.id)).all()}
-    circ = [f"{names[c.sheet_id]}!{c.ref}" for c in session.exec(select(Cell).where(Cell.item_id == item.id, Cell.error == "circular")).all()]
-    return {"cells": [{**cell_json(c), "sheet": names.get(c.sheet_id)} for c in changed], "circular": circ, "charts": chart_updates(session, item.id, changed)}
+    circ = [f"{names[sid]}!{ref}" for sid, ref in session.connection().exec_driver_sql(
+        "SELECT sheet_id, ref FROM drive_cell WHERE item_id = ? AND error = 'circular'", (item.id,))]
+    answer = {"cells": [{**cell_json(c), "sheet": names.get(c.sheet_id)} for c in changed], "circular": circ, "charts": chart_updates(session, item.id, changed)}
+    session.commit()
+    return answer
 
 
 @router.post("/sheet/{item_id}/sheets")
