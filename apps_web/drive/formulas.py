@@ -10,6 +10,7 @@ evaluates to 0 and is reported, as Excel's status bar does.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ class Circular(Exception):
 
 
 # -- cell addresses ---------------------------------------------------------------------------
+@functools.lru_cache(maxsize=None)
 def col_name(col: int) -> str:
     out = ""
     while col:
@@ -59,6 +61,7 @@ def col_number(name: str) -> int:
     return n
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def ref_name(row: int, col: int) -> str:
     return f"{col_name(col)}{row}"
 

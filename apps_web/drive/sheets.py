@@ -50,15 +50,21 @@ def _load(session: Session, item_id: int, stored: bool = True) -> tuple[list[She
     by_id = {s.id: s.name for s in sheets}
     inputs: dict[str, dict[tuple[int, int], str]] = {s.name: {} for s in sheets}
     session.flush()
-    conn = session.connection()
+    db = _raw(session)
     if stored:
-        rows = conn.exec_driver_sql(f"SELECT {_CELL_COLUMNS} FROM drive_cell WHERE item_id = ?", (item_id,)).fetchall()
+        rows = db.execute(f"SELECT {_CELL_COLUMNS} FROM drive_cell WHERE item_id = ?", (item_id,)).fetchall()
         for row in rows:
             inputs[by_id[row[1]]][(row[2], row[3])] = row[5]
         return sheets, inputs, rows
-    for sheet_id, r, c, text in conn.exec_driver_sql("SELECT sheet_id, row, col, input FROM drive_cell WHERE item_id = ?", (item_id,)):
+    for sheet_id, r, c, text in db.execute("SELECT sheet_id, row, col, input FROM drive_cell WHERE item_id = ?", (item_id,)).fetchall():
         inputs[by_id[sheet_id]][(r, c)] = text
     return sheets, inputs, []
+
+
+def _raw(session: Session) -> Any:
+    """The session's own SQLite connection (same transaction), for reads of thousands of plain rows:
+    the driver's tuples, without a result wrapper per row."""
+    return session.connection().connection.dbapi_connection
 
 
 def computed(value: Any, circular: bool) -> tuple[str, float | None, str | None]:
@@ -227,11 +233,40 @@ class GridCell(NamedTuple):
 
 def grid(session: Session, sheet: Sheet) -> dict[str, Any]:
     session.flush()
-    cells = [GridCell(*r) for r in session.connection().exec_driver_sql(
+    cells = [GridCell(*r) for r in _raw(session).execute(
         "SELECT row, col, ref, input, value, number, error FROM drive_cell WHERE sheet_id = ?", (sheet.id,)).fetchall()]
     rows = max([c.row for c in cells] + [30]) + 5
     cols = max([c.col for c in cells] + [10]) + 2
-    return {"rows": rows, "cols": cols, "cells": {c.ref: c for c in cells}, "col_names": [col_name(i) for i in range(1, cols + 1)]}
+    return {"rows": rows, "cols": cols, "cells": {c.ref: c for c in cells}, "col_names": [col_name(i) for i in range(1, cols + 1)],
+            "widths": column_widths(cells), "header_width": ROW_HEADER_PX + DIGIT_PX * len(str(rows))}
+
+
+# Column widths in pixels, set by the server as Excel stores them per column (the grid is laid out with
+# fixed widths: the browser never measures 2,000 cells to size the columns): the default width, or
+# wider for the longest value of the column, up to a limit (longer text is cut with an ellipsis).
+DEFAULT_COL_PX, MAX_COL_PX, CHAR_PX, CELL_PAD_PX = 92, 240, 7, 12
+ROW_HEADER_PX, DIGIT_PX = 14, 8
+
+
+def column_widths(cells: list[Any]) -> dict[int, int]:
+    """{column: width} for the columns wider than the default."""
+    longest: dict[int, int] = {}
+    for c in cells:
+        if len(c.value) > longest.get(c.col, 0):
+            longest[c.col] = len(c.value)
+    out = {}
+    for col, n in longest.items():
+        px = min(MAX_COL_PX, n * CHAR_PX + CELL_PAD_PX)
+        if px > DEFAULT_COL_PX:
+            out[col] = px
+    return out
+
+
+def grid_style(grid: dict[str, Any]) -> Markup:
+    """The grid's column widths as CSS rules (the row header, then each column wider than the default)."""
+    rules = [f".grid tr>:first-child{{width:{grid['header_width']}px}}"]
+    rules += [f".grid tr>:nth-child({col + 1}){{width:{px}px}}" for col, px in sorted(grid["widths"].items())]
+    return Markup("".join(rules))
 
 
 def grid_body(grid: dict[str, Any], hidden: set[int], autofilter: dict[str, Any] | None, filter_button: Any = None) -> Markup:

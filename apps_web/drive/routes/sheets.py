@@ -59,7 +59,7 @@ def sheet_page(request: Request, session: SessionDep, user: CurrentUser, clock: 
             " active" if active else "", sh.col_name(col), autofilter["cols"][col], icon("filter" if active else "down", "icon-sm"))
 
     return page(request, session, user, "drive/sheet.html", item=item, role=role, crumbs=lib.path_of(session, item), sheets=sheets, current=current,
-                grid=grid, grid_body=sh.grid_body(grid, hidden, autofilter, filter_button), circular=circular, display_name=lib.display_name,
+                grid=grid, grid_body=sh.grid_body(grid, hidden, autofilter, filter_button), grid_style=sh.grid_style(grid), circular=circular, display_name=lib.display_name,
                 autofilter=autofilter, hidden=hidden, charts=charts, chart_kinds=ch.CHART_LABELS)
 
 
@@ -179,10 +179,15 @@ def edit_cells(session: SessionDep, user: CurrentUser, clock: ClockDep, item_id:
         return JSONResponse({"detail": str(exc)}, status_code=422)
     item.text = text
     lib.touch(session, user, clock.now, item, "Edited")
-    session.commit()
+    # the answer is read before the commit (same transaction): after it, every changed cell would be
+    # loaded again from the database
+    session.flush()
     names = {x.id: x.name for x in session.exec(select(Sheet).where(Sheet.item_id == item.id)).all()}
-    circ = [f"{names[c.sheet_id]}!{c.ref}" for c in session.exec(select(Cell).where(Cell.item_id == item.id, Cell.error == "circular")).all()]
-    return {"cells": [{**cell_json(c), "sheet": names.get(c.sheet_id)} for c in changed], "circular": circ, "charts": chart_updates(session, item.id, changed)}
+    circ = [f"{names[sid]}!{ref}" for sid, ref in session.connection().exec_driver_sql(
+        "SELECT sheet_id, ref FROM drive_cell WHERE item_id = ? AND error = 'circular'", (item.id,))]
+    answer = {"cells": [{**cell_json(c), "sheet": names.get(c.sheet_id)} for c in changed], "circular": circ, "charts": chart_updates(session, item.id, changed)}
+    session.commit()
+    return answer
 
 
 @router.post("/sheet/{item_id}/sheets")

@@ -223,23 +223,34 @@
   bar.addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" && current && !readOnly) { ev.preventDefault(); const td = current; td.textContent = ""; send({ sheet: grid.dataset.sheet, ref: td.dataset.ref, input: bar.value }); select(td); move(1, 0); }
   });
-  // Frozen panes: the first rows / columns stick under the headers while the grid scrolls.
+  // Frozen panes: the first rows stick under the header row, the first columns beside the row numbers,
+  // while the grid scrolls (the columns' offsets are read from the header row, always laid out).
   const fr = parseInt(grid.dataset.freezeRows || "0", 10), fc = parseInt(grid.dataset.freezeCols || "0", 10);
   if (fr || fc) {
-    const head = grid.querySelector("thead tr");
+    const head = Array.from(grid.querySelector("thead tr").children);
+    const x0 = head[0].getBoundingClientRect().left;
+    const lefts = head.map((th) => th.getBoundingClientRect().left - x0);
+    const top0 = grid.querySelector("thead").offsetHeight;
     const rows = Array.from(grid.querySelectorAll("tbody tr"));
-    const top0 = head.offsetHeight;
-    rows.forEach((tr, i) => {
-      const cells = Array.from(tr.children);
-      if (i < fr) {
-        const top = top0 + tr.offsetTop - rows[0].offsetTop;
-        cells.forEach((c) => { c.classList.add("frozen"); c.style.top = top + "px"; c.style.zIndex = c.tagName === "TH" || cells.indexOf(c) <= fc ? 3 : 2; if (i === fr - 1) c.classList.add("frozen-edge-row"); });
+    const rowH = rows.length ? rows[0].offsetHeight || 22 : 22;
+    let shown = 0;
+    const freezeCols = (cells) => {
+      for (let j = 1; j <= fc && j < cells.length; j++) {
+        cells[j].classList.add("frozen"); cells[j].style.left = lefts[j] + "px";
+        if (j === fc) cells[j].classList.add("frozen-edge-col");
       }
-      cells.slice(1, fc + 1).forEach((c, j) => {
-        c.classList.add("frozen"); c.style.left = cells[j + 1].offsetLeft + "px"; if (j === fc - 1) c.classList.add("frozen-edge-col");
-      });
+    };
+    freezeCols(head);
+    head.slice(1, fc + 1).forEach((th) => { th.style.zIndex = 4; });
+    rows.forEach((tr, i) => {
+      const cells = tr.children;
+      if (i < fr) {
+        tr.classList.add("frozen-row"); tr.style.top = (top0 + rowH * shown) + "px";
+        if (!tr.hidden) shown += 1;
+        if (i === fr - 1) for (const c of cells) c.classList.add("frozen-edge-row");
+      }
+      if (fc) freezeCols(cells);
     });
-    Array.from(head.children).slice(1, fc + 1).forEach((th) => { th.style.left = th.offsetLeft + "px"; th.style.zIndex = 4; });
   }
   document.querySelectorAll("[data-select-all]").forEach((all) => {
     const boxes = Array.from(all.closest("fieldset").querySelectorAll("input[name=value]"));
