@@ -303,11 +303,27 @@ class ListPage:
         return text + (" - " + ", ".join(dict.fromkeys(labels)) if labels else "")
 
 
+def view_conditions(session: Session, spec: ListSpec, view: ListView, ctx: ViewContext) -> list[Any]:
+    """The records a list view lists: its own conditions (a saved view's scope, filters and filter logic)
+    and the records the user may see (sharing). The list page and the Kanban board both run these."""
+    from .sharing import visible
+
+    conditions: list[Any] = list(view.where(ctx)) if view.where else []
+    return conditions + visible(session, ctx.user, spec.object_key, spec.model)  # records the user may see, and only those
+
+
+def with_joins(query: Any, spec: ListSpec) -> Any:
+    """``query`` outer-joined to the lookups the spec's fields read (owner, account...), which filters may name."""
+    for alias, onclause in spec.joins:
+        query = query.outerjoin(alias, onclause)
+    return query
+
+
 def run_list(session: Session, spec: ListSpec, params: ListParams, ctx: ViewContext, url_for: Callable[[str, int], str]) -> ListPage:
     """Run the page query: rows of the requested page, their joined names and the total."""
     model = spec.model
     view = spec.view(params.view)
-    conditions: list[Any] = list(view.where(ctx)) if view.where else []
+    conditions: list[Any] = view_conditions(session, spec, view, ctx)
     checked: list[Filter] = []
     for flt in params.filters:
         cond, error = _condition(spec.fields[flt.field], flt)
@@ -316,13 +332,8 @@ def run_list(session: Session, spec: ListSpec, params: ListParams, ctx: ViewCont
             conditions.append(cond)
     if params.q:
         conditions.append(or_(*(e.contains(params.q, autoescape=True) for e in spec.search)))
-    from .sharing import visible
 
-    conditions += visible(session, ctx.user, spec.object_key, model)  # records the user may see, and only those
-
-    query = select(model, *spec.extras, func.count().over().label("_total")).select_from(model)
-    for alias, onclause in spec.joins:
-        query = query.outerjoin(alias, onclause)
+    query = with_joins(select(model, *spec.extras, func.count().over().label("_total")).select_from(model), spec)
     order: list[Any] = []
     sort_key, direction = params.sort, params.dir
     if view.recent:
