@@ -68,6 +68,9 @@ class ListField:
     link_id: str | None = None  # attribute of the record holding the linked id (account_id...)
     extra: bool = False  # value comes from a joined column labelled ``key`` rather than the record
     attr: str | None = None  # record attribute to display (defaults to ``key``)
+    # Options the world decides (record types, which Setup creates): read at request time by ``in_world``;
+    # ``options`` then holds them. Other picklists are the org's constants and keep ``options``.
+    source: Callable[[Session], tuple[str, ...]] | None = None
 
     @property
     def operators(self) -> tuple[str, ...]:
@@ -76,6 +79,15 @@ class ListField:
     @property
     def numeric(self) -> bool:
         return self.kind in NUMERIC_KINDS
+
+
+def in_world(fields: dict[str, ListField], session: Session) -> dict[str, ListField]:
+    """``fields`` with the options of those that read theirs from the world (``source``) as the world has them
+    now: what a filter panel offers and accepts, and the order groups follow. One mechanism for the list
+    views (``spec_in_world``) and the report builder (``builder.ReportType.in_world``)."""
+    if not any(f.source for f in fields.values()):
+        return fields
+    return {k: replace(f, options=f.source(session)) if f.source else f for k, f in fields.items()}
 
 
 @dataclass(frozen=True)
@@ -120,6 +132,12 @@ class ListSpec:
     @property
     def filterable(self) -> list[ListField]:
         return sorted(self.fields.values(), key=lambda f: f.label.lower())
+
+
+def spec_in_world(spec: ListSpec, session: Session) -> ListSpec:
+    """The spec with its fields' options as the world has them (``in_world``)."""
+    fields = in_world(spec.fields, session)
+    return spec if fields is spec.fields else replace(spec, fields=fields)
 
 
 # -- state of a list page, read from and written to the query string ------------------------------
