@@ -28,7 +28,8 @@ def _pages(conn, _user_id: int) -> _render.Pages:
     pages += [(f"list {path}", f"/{path}") for path, _t in objects if path != "activities"]  # activities: record pages only
     singular = {"accounts": "account", "contacts": "contact", "leads": "lead", "opportunities": "opportunity", "cases": "case", "activities": "activity"}
     pages += [(f"record {singular[path]}", f"/{path}/{rid}") for path, rid in middle.items()]
-    pages += [("board (all)", "/opportunities/board"), ("board (mine)", "/opportunities/board?scope=mine"), ("reports list", "/reports")]
+    pages += [("board (all)", "/opportunities/board"), ("board (mine)", "/opportunities/board?scope=mine"),
+              ("board (leads, all)", "/leads/board?view=all"), ("board (cases, all open)", "/cases/board?view=all_open"), ("reports list", "/reports")]
     pages += [(f"report {rid}", f"/reports/{rid}") for rid in REPORTS]
     pages += [("report CSV (pipeline)", "/reports/pipeline-by-stage-and-owner.csv"), ("search", f"/search?q={query}")]
     if opp:  # the sales process pages
@@ -98,6 +99,12 @@ def _built(conn, user_id: int) -> _render.Pages:
     conn.executemany("INSERT INTO crm_list_view_filter (list_view_id, position, field, operator, value) VALUES (?, ?, ?, ?, ?)",
                      [(view, 1, "industry", "equals", "Technology"), (view, 2, "billing_state", "equals", "CA"),
                       (view, 3, "annual_revenue", "greater", "1000000")])
+    deals = conn.execute(  # a saved opportunity view the board displays: a lookup's field (owner) among its filters
+        "INSERT INTO crm_list_view (object_type, name, api_name, owner_id, visibility, scope, columns, filter_logic, created_at, updated_at) "
+        "VALUES ('opportunity', 'Big Deals', 'Big_Deals', ?, 'only_me', 'all', 'name,account,amount,stage,owner', '1 OR (2 AND 3)', ?, ?)",
+        (user_id, now, now)).lastrowid
+    conn.executemany("INSERT INTO crm_list_view_filter (list_view_id, position, field, operator, value) VALUES (?, ?, ?, ?, ?)",
+                     [(deals, 1, "amount", "greater", "50000"), (deals, 2, "owner", "contains", "a"), (deals, 3, "record_type", "equals", "Renewal")])
     report = conn.execute(
         "INSERT INTO crm_report (name, api_name, report_type, folder, owner_id, columns, groupings, summaries, chart, created_at, updated_at) "
         "VALUES ('Pipeline by Stage and Owner (saved)', 'Pipeline_Saved', 'opportunities', 'Public Reports', ?, 'name,account,amount,close_date', "
@@ -105,7 +112,7 @@ def _built(conn, user_id: int) -> _render.Pages:
     conn.commit()
     conn.close()
     builder = "/reports/builder?type=opportunities&g1=stage&g2=owner&g3=type&sum=amount:sum&sum=amount:avg&chart=bar"
-    return [("list view (saved, filter logic)", f"/accounts?view=lv{view}"), ("list opportunities (with view controls)", "/opportunities?view=mine"),
+    return [("list view (saved, filter logic)", f"/accounts?view=lv{view}"), ("board (saved view)", f"/opportunities/board?view=lv{deals}"), ("list opportunities (with view controls)", "/opportunities?view=mine"),
             ("report types", "/reports/new"), ("report builder (3 groups)", builder),
             ("report builder (contacts, all rows)", "/reports/builder?type=contacts"), ("saved report", f"/reports/custom/{report}")]
 

@@ -43,6 +43,27 @@ def _sales_ids(store: WorldStore) -> dict[str, object]:
     return {"quote": quote, "opp": opp, "owner": owner}
 
 
+def _crm_people(store: WorldStore) -> dict[str, object]:
+    """A support agent (the case board) and the administrator (Setup's record type pages), and the Renewal type."""
+    with closing(sqlite3.connect(f"file:{store.template(0)}?mode=ro", uri=True)) as conn:
+        agent = conn.execute("select username from identity_user where role = 'support_agent' order by id limit 1").fetchone()[0]
+        admin = conn.execute("select username from identity_user where role = 'admin' order by id limit 1").fetchone()[0]
+        renewal = conn.execute("select id from crm_record_type where object_type = 'opportunity' and developer_name = 'Renewal'").fetchone()[0]
+    return {"agent": agent, "admin": admin, "renewal": renewal}
+
+
+def CRM_BOARD_AND_SETUP_SHOTS(ids: dict, people: dict) -> dict[str, list[tuple[str, str, tuple[str, ...]]]]:  # noqa: N802 - a table of shots
+    """The lead and case boards (each the board of a list view) and Setup's record type pages, by persona."""
+    renewal = f"/setup/object-manager/opportunity/record-types/{people['renewal']}"
+    return {
+        str(ids["owner"]): [("crm-lead-board", "/leads/board?view=my_open", ())],
+        str(people["agent"]): [("crm-case-board", "/cases/board?view=all_open&group=priority", ())],
+        str(people["admin"]): [("crm-setup-record-types", "/setup/object-manager/opportunity/record-types", ()),
+                               ("crm-setup-record-type-values", f"{renewal}/picklists/stage", ()),
+                               ("crm-setup-profile-record-types", "/setup/profiles/sales_rep", ())],
+    }
+
+
 def _desk_ids(store: WorldStore) -> dict[str, object]:
     with closing(sqlite3.connect(f"file:{store.template(0)}?mode=ro", uri=True)) as conn:
         agent = conn.execute(
@@ -180,6 +201,8 @@ async def main(out_dir: Path, only: set[str]) -> None:
         ("crm-dashboard", "/dashboards/1", ()),
     ]
     await _run("crm", str(sales["owner"]), sales_shots, out_dir, store, only)
+    for persona, crm_shots in CRM_BOARD_AND_SETUP_SHOTS(ids, _crm_people(store)).items():
+        await _run("crm", persona, crm_shots, out_dir, store, only)
     desk = _desk_ids(store)
     desk_shots = [
         ("desk-home", "/", ("All",)),

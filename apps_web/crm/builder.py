@@ -18,8 +18,8 @@ from sqlmodel import Session
 
 from . import filterlogic
 from . import picklists as P
-from .listing import Filter, ListField, _condition
-from .recordtypes import NAMES as RT_NAMES
+from .listing import Filter, ListField, _condition, in_world
+from .recordtypes import options as record_types
 from .reports import NONE_LABEL
 
 AGGREGATES = {"sum": "Sum", "avg": "Average", "min": "Min", "max": "Max"}
@@ -28,8 +28,9 @@ FOLDERS = ("Private Reports", "Public Reports")
 _OWNER = "u.first_name || ' ' || u.last_name"
 
 
-def _f(key: str, label: str, kind: str = "text", options: tuple[str, ...] = (), link: str | None = None, link_id: str = "id") -> ListField:
-    return ListField(key, label, literal_column(f"r.{key}"), kind, options, link, link_id)
+def _f(key: str, label: str, kind: str = "text", options: tuple[str, ...] = (), link: str | None = None, link_id: str = "id",
+       source: Any = None) -> ListField:
+    return ListField(key, label, literal_column(f"r.{key}"), kind, options, link, link_id, source=source)
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,18 @@ class ReportType:
     def sorted_fields(self) -> list[ListField]:
         return sorted(self.fields.values(), key=lambda f: f.label.lower())
 
+    def in_world(self, session: Session) -> "ReportType":
+        """The type with its fields' options as the world has them (the record types Setup has): what the
+        builder's filters accept and the order its groups follow (``listing.in_world``, as the list views)."""
+        fields = in_world(self.fields, session)
+        return self if fields is self.fields else replace(self, fields=fields)
+
+
+def report_type(session: Session, key: str) -> ReportType | None:
+    """A report type by key, in the world of ``session`` (None: no such type)."""
+    rtype = TYPES.get(key)
+    return rtype.in_world(session) if rtype is not None else None
+
 
 def _type(key: str, label: str, object_key: str, description: str, sql: str, fields: list[ListField], default: tuple[str, ...]) -> ReportType:
     return ReportType(key, label, object_key, description, sql, {f.key: f for f in fields}, default)
@@ -73,7 +86,7 @@ LEFT JOIN crm_territory ta ON ta.id = a.territory_id LEFT JOIN crm_record_type r
         _f("forecast_category", "Forecast Category", "picklist", ("Pipeline", "Best Case", "Commit", "Closed", "Omitted")),
         _f("next_step", "Next Step"), _f("loss_reason", "Loss Reason"), _f("owner", "Opportunity Owner", "user"),
         _f("account_industry", "Account: Industry", "picklist", tuple(P.INDUSTRIES)), _f("territory", "Account: Territory"),
-        _f("created_at", "Created Date", "datetime"), _f("record_type", "Opportunity Record Type", "picklist", RT_NAMES["opportunity"])],
+        _f("created_at", "Created Date", "datetime"), _f("record_type", "Opportunity Record Type", "picklist", source=record_types("opportunity"))],
         ("name", "account", "stage", "amount", "close_date", "owner")),
     _type("accounts", "Accounts", "account", "Accounts with their owner and territory.", f"""
 SELECT a.id, a.name, a.type, a.industry, a.rating, a.annual_revenue, a.employees, a.phone, a.billing_city, a.billing_state,
@@ -96,7 +109,7 @@ LEFT JOIN identity_user u ON u.id = c.owner_id LEFT JOIN crm_record_type rt ON r
         _f("type", "Type", "picklist", tuple(P.CASE_TYPES)), _f("reason", "Case Reason", "picklist", tuple(P.CASE_REASONS)),
         _f("account", "Account Name", "lookup", link="account", link_id="account_id"), _f("contact", "Contact Name", "lookup", link="contact", link_id="contact_id"),
         _f("owner", "Case Owner", "user"), _f("created_at", "Date/Time Opened", "datetime"), _f("closed_at", "Date/Time Closed", "datetime"),
-        _f("record_type", "Case Record Type", "picklist", RT_NAMES["case"])],
+        _f("record_type", "Case Record Type", "picklist", source=record_types("case"))],
         ("case_number", "subject", "status", "priority", "account", "owner")),
     _type("leads", "Leads", "lead", "Leads with their owner.", f"""
 SELECT l.id, COALESCE(l.first_name || ' ', '') || l.last_name AS name, l.company, l.title, l.status, l.source, l.rating, l.industry,
@@ -259,7 +272,7 @@ def _group(rows: list[dict], fields: list[ListField], summaries, level: int = 1)
 
 def run(session: Session, defn: Definition) -> RResult:
     """Rows that pass the (valid) filters, grouped, with each summary per group and overall."""
-    fields = defn.type.fields
+    fields = in_world(defn.type.fields, session)  # groups follow the world's order of record types
     conds = []
     for f in defn.filters:
         if f.error is None and f.field in fields:
@@ -310,7 +323,7 @@ def check_unique_name(value: str) -> str | None:
     return None
 
 
-__all__ = ["AGGREGATES", "Definition", "FOLDERS", "MAX_GROUPS", "RGroup", "RResult", "ReportType", "TYPES", "check", "check_unique_name",
+__all__ = ["AGGREGATES", "Definition", "FOLDERS", "MAX_GROUPS", "RGroup", "RResult", "ReportType", "TYPES", "check", "check_unique_name", "report_type",
            "definition_from", "run", "top_group"]
 
 
@@ -320,7 +333,7 @@ def definition_of(session: Session, rep: Any) -> Definition:
 
     from .models import ReportFilter
 
-    rtype = TYPES[rep.report_type]
+    rtype = TYPES[rep.report_type].in_world(session)
     rows = session.exec(sm_select(ReportFilter).where(ReportFilter.report_id == rep.id).order_by(ReportFilter.position)).all()
     sums = tuple(tuple(s.split(":", 1)) for s in rep.summaries.split(",") if ":" in s)
     return Definition(rtype, tuple(c for c in rep.columns.split(",") if c in rtype.fields), tuple(g for g in rep.groupings.split(",") if g),

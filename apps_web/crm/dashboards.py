@@ -301,7 +301,7 @@ def run_components(session: Session, comps: list[DashboardComponent], choices: d
             logic = base.logic
             if logic and extra:
                 logic = f"({logic})" + "".join(f" AND {i}" for i in range(len(base.filters) + 1, len(filters) + 1))
-            defn, _errors = B.check(replace(base, filters=filters, logic=logic, groups=(), summaries=()))
+            defn, _errors = B.check(replace(base, type=base.type.in_world(session), filters=filters, logic=logic, groups=(), summaries=()))
             cache[key] = (B.run(session, defn).rows, missing)
         rows, missing = cache[key]
         measure = comp.measure if comp.measure == "count" or ":" in comp.measure else "count"

@@ -68,6 +68,9 @@ class ListField:
     link_id: str | None = None  # attribute of the record holding the linked id (account_id...)
     extra: bool = False  # value comes from a joined column labelled ``key`` rather than the record
     attr: str | None = None  # record attribute to display (defaults to ``key``)
+    # Options the world decides (record types, which Setup creates): read at request time by ``in_world``;
+    # ``options`` then holds them. Other picklists are the org's constants and keep ``options``.
+    source: Callable[[Session], tuple[str, ...]] | None = None
 
     @property
     def operators(self) -> tuple[str, ...]:
@@ -76,6 +79,15 @@ class ListField:
     @property
     def numeric(self) -> bool:
         return self.kind in NUMERIC_KINDS
+
+
+def in_world(fields: dict[str, ListField], session: Session) -> dict[str, ListField]:
+    """``fields`` with the options of those that read theirs from the world (``source``) as the world has them
+    now: what a filter panel offers and accepts, and the order groups follow. One mechanism for the list
+    views (``spec_in_world``) and the report builder (``builder.ReportType.in_world``)."""
+    if not any(f.source for f in fields.values()):
+        return fields
+    return {k: replace(f, options=f.source(session)) if f.source else f for k, f in fields.items()}
 
 
 @dataclass(frozen=True)
@@ -120,6 +132,12 @@ class ListSpec:
     @property
     def filterable(self) -> list[ListField]:
         return sorted(self.fields.values(), key=lambda f: f.label.lower())
+
+
+def spec_in_world(spec: ListSpec, session: Session) -> ListSpec:
+    """The spec with its fields' options as the world has them (``in_world``)."""
+    fields = in_world(spec.fields, session)
+    return spec if fields is spec.fields else replace(spec, fields=fields)
 
 
 # -- state of a list page, read from and written to the query string ------------------------------
@@ -303,11 +321,27 @@ class ListPage:
         return text + (" - " + ", ".join(dict.fromkeys(labels)) if labels else "")
 
 
+def view_conditions(session: Session, spec: ListSpec, view: ListView, ctx: ViewContext) -> list[Any]:
+    """The records a list view lists: its own conditions (a saved view's scope, filters and filter logic)
+    and the records the user may see (sharing). The list page and the Kanban board both run these."""
+    from .sharing import visible
+
+    conditions: list[Any] = list(view.where(ctx)) if view.where else []
+    return conditions + visible(session, ctx.user, spec.object_key, spec.model)  # records the user may see, and only those
+
+
+def with_joins(query: Any, spec: ListSpec) -> Any:
+    """``query`` outer-joined to the lookups the spec's fields read (owner, account...), which filters may name."""
+    for alias, onclause in spec.joins:
+        query = query.outerjoin(alias, onclause)
+    return query
+
+
 def run_list(session: Session, spec: ListSpec, params: ListParams, ctx: ViewContext, url_for: Callable[[str, int], str]) -> ListPage:
     """Run the page query: rows of the requested page, their joined names and the total."""
     model = spec.model
     view = spec.view(params.view)
-    conditions: list[Any] = list(view.where(ctx)) if view.where else []
+    conditions: list[Any] = view_conditions(session, spec, view, ctx)
     checked: list[Filter] = []
     for flt in params.filters:
         cond, error = _condition(spec.fields[flt.field], flt)
@@ -316,13 +350,8 @@ def run_list(session: Session, spec: ListSpec, params: ListParams, ctx: ViewCont
             conditions.append(cond)
     if params.q:
         conditions.append(or_(*(e.contains(params.q, autoescape=True) for e in spec.search)))
-    from .sharing import visible
 
-    conditions += visible(session, ctx.user, spec.object_key, model)  # records the user may see, and only those
-
-    query = select(model, *spec.extras, func.count().over().label("_total")).select_from(model)
-    for alias, onclause in spec.joins:
-        query = query.outerjoin(alias, onclause)
+    query = with_joins(select(model, *spec.extras, func.count().over().label("_total")).select_from(model), spec)
     order: list[Any] = []
     sort_key, direction = params.sort, params.dir
     if view.recent:

@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 
 from ..identity.models import User
 from . import filterlogic
-from .listing import Filter, ListField, ListSpec, ListView, ViewContext, _condition
+from .listing import Filter, ListField, ListSpec, ListView, ViewContext, _condition, spec_in_world
 from .models import ListViewDef, ListViewFilter
 
 MAX_FILTERS = 10
@@ -108,7 +108,7 @@ def spec_with(spec: ListSpec, session: Session, user: User, key: str | None) -> 
             extra.append(as_view(spec, lv, filters))
         else:  # listed in the picker only; never run
             extra.append(ListView(view_key(lv), lv.name, scope_label(spec, lv.scope)))
-    out = replace(spec, views=spec.views + tuple(extra))
+    out = replace(spec_in_world(spec, session), views=spec.views + tuple(extra))  # record types as Setup has them
     if current is not None:
         out = replace(out, columns=columns_of(spec, current))
     return out, current, filters

@@ -14,7 +14,7 @@ a record that already has such a type stays readable and editable.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from sqlalchemy import text
 from sqlalchemy.orm import object_session
@@ -86,7 +86,6 @@ PROFILE_TYPES: dict[str, dict[str, tuple[tuple[str, ...], str]]] = {
     "marketing": {"opportunity": (("New_Business",), "New_Business"), "case": (("Technical_Support",), "Technical_Support")},
     "it": {"opportunity": (("New_Business",), "New_Business"), "case": (("Technical_Support",), "Technical_Support")},
 }
-NAMES = {o: tuple(t.name for t in TYPES if t.object_type == o) for o in RECORD_TYPE_OBJECTS}
 assert all(set(t.values) <= set(P.STAGE_NAMES if t.object_type == "opportunity" else P.CASE_REASONS) for t in TYPES)
 
 
@@ -95,13 +94,29 @@ def restricted_message(label: str, value: str) -> str:
     return f"{label}: bad value for restricted picklist field: {value}"
 
 
-def available(session: Session, object_type: str) -> list[RecordType]:
-    """The active record types of an object, the org's default first then by name (one query per request
-    for every object's: a record page builds several forms)."""
+def _all(session: Session) -> list[RecordType]:
+    """Every record type, by id (one query per request for every object's: a record page builds several forms)."""
     rows = session.info.get("rt_types")
     if rows is None:
         rows = session.info["rt_types"] = list(session.exec(select(RecordType).order_by(RecordType.id)).all())
-    return sorted((r for r in rows if r.object_type == object_type and r.active), key=lambda r: (not r.is_default, r.name))
+    return rows
+
+
+def available(session: Session, object_type: str) -> list[RecordType]:
+    """The active record types of an object, the org's default first then by name."""
+    return sorted((r for r in _all(session) if r.object_type == object_type and r.active), key=lambda r: (not r.is_default, r.name))
+
+
+def names(session: Session, object_type: str) -> tuple[str, ...]:
+    """The names of an object's record types as list view filters, the report builder and reports offer and
+    order them: every type Setup has, in the order they were created, the inactive ones too (a record keeps
+    an inactive type, and Salesforce's filters still find it by it)."""
+    return tuple(r.name for r in _all(session) if r.object_type == object_type)
+
+
+def options(object_type: str) -> Callable[[Session], tuple[str, ...]]:
+    """A field's ``source`` (``listing.ListField``, ``reports.GroupBy``): the object's record type names, read at request time."""
+    return lambda session: names(session, object_type)
 
 
 def _assignments(session: Session) -> dict[str, dict[int, bool]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import Any, Callable
 
@@ -19,6 +19,7 @@ from sqlmodel import Session
 
 from ..world import WorldClock
 from . import picklists
+from .recordtypes import options as record_types
 
 NONE_LABEL = "-"  # what Salesforce shows for an empty group value
 
@@ -43,6 +44,9 @@ class GroupBy:
     label: str
     order: tuple[str, ...] = ()  # picklist order of the values; others follow alphabetically
     fmt: Callable[[Any], str] | None = None  # display of a value (e.g. "2026-03" -> "March 2026")
+    # The order read from the world at run time instead (record types, which Setup creates), as list view
+    # fields and the builder's read their options (``listing.ListField.source``).
+    source: Callable[[Session], tuple[str, ...]] | None = None
 
     def label_of(self, value: Any) -> str:
         if value is None or value == "":
@@ -108,7 +112,7 @@ _OPP_GROUPS = (
     GroupBy("lead_source", "Lead Source", tuple(picklists.LEAD_SOURCES)),
     GroupBy("forecast_category", "Forecast Category", ("Pipeline", "Best Case", "Commit", "Closed", "Omitted")),
     GroupBy("close_month", "Close Month", fmt=_month),
-    GroupBy("record_type", "Opportunity Record Type", ("New Business", "Renewal", "Upsell")),
+    GroupBy("record_type", "Opportunity Record Type", source=record_types("opportunity")),
 )
 _OPP_LINK = Column("name", "Opportunity Name", link="opportunity")
 _ACCOUNT_LINK = Column("account", "Account Name", link="account", link_id="account_id")
@@ -160,7 +164,7 @@ LEFT JOIN crm_record_type rt ON rt.id = c.record_type_id""",
                 GroupBy("origin", "Case Origin", tuple(picklists.CASE_ORIGINS)),
                 GroupBy("type", "Type", tuple(picklists.CASE_TYPES)),
                 GroupBy("reason", "Case Reason", tuple(picklists.CASE_REASONS)),
-                GroupBy("record_type", "Case Record Type", ("Technical Support", "Billing", "Onboarding")),
+                GroupBy("record_type", "Case Record Type", source=record_types("case")),
                 GroupBy("owner", "Case Owner"),
                 GroupBy("account", "Account Name"),
             ),
@@ -429,7 +433,8 @@ def run(session: Session, report: Report, params: Params, clock: WorldClock, use
     rows = present + missing
 
     fields = [report.grouping(k) for k in params.groups]
-    groups = _group(rows, [f for f in fields if f is not None], report.measure)
+    fields = [replace(f, order=f.source(session)) if f.source else f for f in fields if f is not None]
+    groups = _group(rows, fields, report.measure)
     ordered = _flatten(groups) if groups else rows
     total = _sum(rows, report.measure)
     return Result(report=report, params=params, rows=ordered, groups=groups, count=len(rows), total=total, sort=(sort_key, direction))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, time
 
 from sqlalchemy.orm import aliased
@@ -9,7 +10,7 @@ from sqlalchemy.orm import aliased
 from . import picklists as P
 from .listing import ListField, ListSpec, ListView, ViewContext, month_bounds, owner_alias, person_name, week_start
 from .models import Account, Case, Contact, Lead, Opportunity, RecordType
-from .recordtypes import NAMES as RT_NAMES
+from .recordtypes import options as record_types
 
 OWNER = owner_alias()
 ACCT = aliased(Account, name="acct")
@@ -36,7 +37,7 @@ def _fields(model: type, *fields: ListField) -> dict[str, ListField]:
     out = {}
     for f in fields:
         if f.expr is None:
-            f = ListField(f.key, f.label, getattr(model, f.attr or f.key), f.kind, f.options, f.link, f.link_id, f.extra, f.attr)
+            f = replace(f, expr=getattr(model, f.attr or f.key))
         out[f.key] = f
     return out
 
@@ -184,7 +185,7 @@ OPPORTUNITIES = ListSpec(
         ListField("lead_source", "Lead Source", None, "picklist", tuple(P.LEAD_SOURCES)),
         ListField("forecast_category", "Forecast Category", None, "picklist", tuple(dict.fromkeys(P.STAGE_FORECAST.values()))),
         ListField("next_step", "Next Step", None),
-        ListField("record_type", "Opportunity Record Type", RT.name, "picklist", RT_NAMES["opportunity"], extra=True),
+        ListField("record_type", "Opportunity Record Type", RT.name, "picklist", extra=True, source=record_types("opportunity")),
         _owner("Opportunity Owner"),
         _created(),
     ),
@@ -223,7 +224,7 @@ CASES = ListSpec(
         ListField("reason", "Case Reason", None, "picklist", tuple(P.CASE_REASONS)),
         _created("Date/Time Opened"),
         ListField("closed_at", "Date/Time Closed", None, "datetime"),
-        ListField("record_type", "Case Record Type", RT.name, "picklist", RT_NAMES["case"], extra=True),
+        ListField("record_type", "Case Record Type", RT.name, "picklist", extra=True, source=record_types("case")),
         _owner("Case Owner"),
     ),
     columns=("case_number", "contact", "account", "subject", "status", "priority", "created_at", "owner"),

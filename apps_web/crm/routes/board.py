@@ -1,11 +1,19 @@
 """Kanban boards of opportunities, leads and cases: one column per value of a picklist; cards move by
 drag and drop, keyboard or menu. One board, configured per object (``BOARDS``).
 
+A board is a display of a list view, as Salesforce's Kanban is: ``?view=`` takes the keys the list takes
+(a standard view's, ``mine``, ``all_open``..., or a saved view's ``lv<id>``) and the board shows exactly
+the records that view lists (its scope, filters and filter logic, and the user's sharing, by the list's own
+``listing.view_conditions``). The list's "Display as Kanban" opens the board of the view shown, "Display as
+Table" goes back to it, and the board's list view picker switches views. The first version's
+``?scope=mine|all`` still opens My .../All ... . A card moved out of the view's filters stays until the
+board is loaded again, as in the product. Recently Viewed has no board (the product's message instead).
+
 Kanban Settings choose the picklist the columns follow (Group By; ``?group=``): an opportunity's Stage,
 Type, Forecast Category or Lead Source; a lead's Lead Status, Rating or Lead Source; a case's Status,
 Priority or Origin. Opportunity columns also add up the amounts (Summarize By: Amount or none;
-``?summarize=``). The board shows the records the user may see (sharing); a card the user may only read
-has no drag handle nor menu, and the server refuses its move with Insufficient Privileges.
+``?summarize=``). A card the user may only read has no drag handle nor menu, and the server refuses its
+move with Insufficient Privileges.
 
 A move sets the grouping field. For opportunities grouped by Stage, every way of moving a card ends in
 the same POST, which sets the stage and the stage's default probability and forecast category, as
@@ -157,9 +165,15 @@ class Column:
         return float(sum(getattr(c.opp, "amount", None) or 0 for c in self.cards))
 
 
-def board_state(scope: str, closed: str, group: str = "stage", summarize: str = "amount", cfg: BoardConfig | None = None) -> dict[str, str]:
+def view_of(cfg: BoardConfig, view: str = "", scope: str = "") -> str:
+    """The list view the board displays: ``view`` (a standard view's key, or a saved view's ``lv<id>``, as the
+    list takes them), else the first version's ``scope`` (mine: My ..., else All ...)."""
+    return view or (cfg.mine_view if scope == "mine" else "all")
+
+
+def board_state(view: str, closed: str, group: str = "stage", summarize: str = "amount", cfg: BoardConfig | None = None) -> dict[str, str]:
     cfg = cfg or BOARDS["opportunity"]
-    state = {"scope": "mine" if scope == "mine" else "all"}
+    state = {"view": view}
     if cfg.closed_values:
         state["closed"] = "0" if closed == "0" else "1"
     if group in cfg.groups and group != cfg.path_field:
@@ -173,19 +187,33 @@ def board_url(state: dict[str, str], cfg: BoardConfig | None = None, **changes: 
     return f"{(cfg or BOARDS['opportunity']).url}?{urlencode({**state, **changes})}"
 
 
-def _board_page(cfg: BoardConfig, request: Request, session: Any, user: User, scope: str, closed: str, group: str, summarize: str):
-    from ..sharing import access, visible
+# Salesforce offers no Kanban for the Recently Viewed list: its records are a history, not a filter.
+RECENT_UNAVAILABLE = "The Kanban view isn't available for the Recently Viewed list view. Select another list view."
 
-    state = board_state(scope, closed, group or cfg.path_field, summarize or cfg.default_summary(), cfg)
+
+def _board_page(cfg: BoardConfig, request: Request, session: Any, user: User, clock: Any, view_key: str, closed: str, group: str,
+                summarize: str):
+    """The board of a list view: the records that view lists (its scope, filters, filter logic and the user's
+    sharing, by the list's own code: ``listing.view_conditions``), in columns of the Group By picklist."""
+    from .. import listviews
+    from ..listing import ViewContext, view_conditions, with_joins
+    from ..sharing import access
+    from ..views import SPECS
+
+    spec, current_lv, _filters = listviews.spec_with(SPECS[cfg.key], session, user, view_key)
+    view = spec.view(view_key)  # an unknown or unshared view: the object's default, as the list does
+    state = board_state(view.key, closed, group or cfg.path_field, summarize or cfg.default_summary(), cfg)
     group = state.get("group", cfg.path_field)
     model = MODELS[cfg.key]
     path_values = list(cfg.groups[cfg.path_field][1])
     shown = [v for v in path_values if not (state.get("closed") == "0" and v in cfg.closed_values)]
-    query = cfg.rows(getattr(model, group)).where(getattr(model, cfg.path_field).in_(shown))
-    if state["scope"] == "mine":
-        query = query.where(model.owner_id == user.id)
-    query = query.where(*visible(session, user, cfg.key))  # the records the user may see
-    rows = session.exec(query).all()
+    rows: list[Any] = []
+    if not view.recent:
+        query = cfg.rows(getattr(model, group)).where(getattr(model, cfg.path_field).in_(shown))
+        if current_lv is not None:  # a saved view's filters may name a lookup's field (owner, account, record type)
+            query = with_joins(query, spec)
+        query = query.where(*view_conditions(session, spec, view, ViewContext(user, clock)))
+        rows = session.exec(query).all()
     owner_ids = {row.owner_id for row in rows}
     owners = {u.id: u for u in session.exec(select(User).where(User.id.in_(owner_ids))).all()} if owner_ids else {}
     values = shown if group == cfg.path_field else list(cfg.groups[group][1])
@@ -198,15 +226,18 @@ def _board_page(cfg: BoardConfig, request: Request, session: Any, user: User, sc
             columns[value] = Column(value)
         editable = access(session, user, cfg.key, row) == "edit"
         columns[value].cards.append(Card(row, getattr(row, "account", None), owners.get(row.owner_id), cfg.key, editable))
-    cols = list(columns.values())
+    cols = list(columns.values()) if not view.recent else []
     summarize = state.get("summarize", cfg.default_summary())
-    scope_title = ("My " if state["scope"] == "mine" else "All ") + cfg.plural
     return render(
         request,
         "crm/board.html",
         cfg=cfg,
         info_key=cfg.key,
-        scope_title=scope_title,
+        view=view,
+        scope_title=view.label,
+        lv_standard=[v for v in spec.views if not v.key.startswith("lv")],
+        lv_custom=[v for v in spec.views if v.key.startswith("lv")],
+        unavailable=RECENT_UNAVAILABLE if view.recent else None,
         columns=cols,
         # The Move to menu: every value of the path (a hidden closed column too, as before), else the columns;
         # never a lead's Converted status (conversion has its own page).
@@ -219,6 +250,7 @@ def _board_page(cfg: BoardConfig, request: Request, session: Any, user: User, sc
         summaries=cfg.summaries,
         state=state,
         board_url=lambda **kw: board_url(state, cfg, **kw),
+        table_url=f"{cfg.path}?{urlencode({'view': view.key})}",
         here=board_url(state, cfg),
         total_count=sum(c.count for c in cols),
         total_amount=sum(c.total for c in cols),
@@ -305,9 +337,9 @@ def _move_record(request: Request, cfg: BoardConfig, record: Any, user: User, cl
 
 
 def _routes(cfg: BoardConfig) -> None:
-    def board(request: Request, session: SessionDep, user: CurrentUser, scope: str = "all", closed: str = "1",
-              group: str = "", summarize: str = ""):
-        return _board_page(cfg, request, session, user, scope, closed, group, summarize)
+    def board(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep, view: str = "", scope: str = "",
+              closed: str = "1", group: str = "", summarize: str = ""):
+        return _board_page(cfg, request, session, user, clock, view_of(cfg, view, scope), closed, group, summarize)
 
     def move(request: Request, record_id: int, session: SessionDep, user: CurrentUser, clock: ClockDep,
              stage: str | None = Form(None), field_name: str = Form(cfg.path_field, alias="field"), value: str | None = Form(None),

@@ -154,7 +154,8 @@ def _builder_page(request: Request, session: Session, user: User, defn: B.Defini
                   report: ReportDef | None = None, save: dict[str, Any] | None = None, status_code: int = 200) -> Response:
     ctx = _page_context(session, defn, errors)
     return render(request, "crm/report_builder.html", status_code=status_code, report=report, folders=folders_for(session),
-                  save=save or {}, filter_meta={f.key: {"kind": f.kind, "operators": list(f.operators), "numeric": f.numeric, "list": None}
+                  save=save or {}, filter_meta={f.key: {"kind": f.kind, "operators": list(f.operators), "numeric": f.numeric,
+                                                      "list": f"dl-{f.key}" if f.kind == "picklist" else None}
                                                 for f in defn.type.fields.values()}, **ctx)
 
 
@@ -171,9 +172,9 @@ def builder_page(request: Request, session: SessionDep, user: CurrentUser):
     report = None
     if (query.get("report") or "").isdigit():
         report = _saved(session, user, int(query["report"]), edit=True)
-        defn = B.definition_of(session, report) if "type" not in query else B.definition_from(B.TYPES[report.report_type], query)
+        defn = B.definition_of(session, report) if "type" not in query else B.definition_from(B.report_type(session, report.report_type), query)
     else:
-        rtype = B.TYPES.get(query.get("type", ""))
+        rtype = B.report_type(session, query.get("type", ""))
         if rtype is None:
             return redirect(request, "/reports/new", toast="Select a report type.", kind="error")
         defn = B.definition_from(rtype, query)
@@ -185,7 +186,7 @@ def builder_page(request: Request, session: SessionDep, user: CurrentUser):
 async def save_report(request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep):
     form = await request.form()
     report = _saved(session, user, int(form["report"]), edit=True) if str(form.get("report") or "").isdigit() else None
-    rtype = B.TYPES.get(str(form.get("type") or ""))
+    rtype = B.report_type(session, str(form.get("type") or ""))
     if rtype is None:
         raise HTTPException(422, "Select a report type.")
     defn, errors = B.check(B.definition_from(rtype, form))

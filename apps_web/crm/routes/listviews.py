@@ -25,7 +25,7 @@ from ...identity.models import User
 from ...ui import redirect
 from ...world import WorldClock
 from .. import listviews as LV
-from ..listing import Filter
+from ..listing import Filter, spec_in_world
 from ..models import ListViewDef, ListViewFilter
 from ..objects import OBJECTS
 from ..views import SPECS
@@ -156,7 +156,7 @@ async def view_fields(view_id: int, request: Request, session: SessionDep, user:
 @router.post("/listviews/{view_id:int}/filters")
 async def view_filters(view_id: int, request: Request, session: SessionDep, user: CurrentUser, clock: ClockDep) -> Response:
     lv = _view(session, user, view_id)
-    spec = SPECS[lv.object_type]
+    spec = spec_in_world(SPECS[lv.object_type], session)  # a record type filter takes the types Setup has
     form = await request.form()
     scope = "mine" if form.get("scope") == "mine" else "all"
     check = LV.check_filters(spec, [str(v) for v in form.getlist("ff")], [str(v) for v in form.getlist("fo")],

@@ -80,13 +80,13 @@ def open_board(page: Page, live_host, query: str = "") -> None:
 def test_columns_show_stage_counts_and_totals(page: Page, live_host, world) -> None:
     page.goto(live_host.url("crm", "/opportunities"))  # the list view switches to the board
     page.get_by_role("link", name="Display as Kanban").click()
-    page.wait_for_url(re.compile(r"/opportunities/board\?scope=all"))
+    page.wait_for_url(re.compile(r"/opportunities/board\?view=all$"))  # the board of the list view shown
     stages = page.locator(".kanban-col .stage-name")
     expect(stages).to_have_text(OPEN_STAGES + ["Closed Won", "Closed Lost"])
     for stage in OPEN_STAGES + ["Closed Won", "Closed Lost"]:
         expect_column_matches_db(page, world, stage)
     # The list view links here and back ("Display as").
-    expect(page.get_by_role("link", name="Display as Table")).to_have_attribute("href", "/opportunities")
+    expect(page.get_by_role("link", name="Display as Table")).to_have_attribute("href", "/opportunities?view=all")
     page.get_by_role("link", name="Hide Closed Stages").click()
     expect(page.locator(".kanban-col")).to_have_count(len(OPEN_STAGES))
 
@@ -95,8 +95,10 @@ def test_my_opportunities_filter(browser, live_host, world) -> None:
     user_id, username = rep_of(world)
     page = live_host.new_context(browser, world, username).new_page()  # a rep: their own deals (Opportunity is Private)
     open_board(page, live_host)
-    page.get_by_role("link", name="My Opportunities").click()
-    expect(page.get_by_role("heading", level=1)).to_have_text("My Opportunities")
+    page.get_by_role("button", name=re.compile("select a list view")).click()  # the board's list view picker
+    page.get_by_role("menuitem", name="My Opportunities").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(re.compile(r"^\s*My Opportunities,"))
+    expect(page).to_have_url(re.compile(r"/opportunities/board\?view=mine"))
     with world.connect() as conn:
         mine = [r[0] for r in conn.execute("SELECT id FROM crm_opportunity WHERE owner_id = ? ORDER BY id", (user_id,))]
     cards = page.locator(".kanban-card")
@@ -188,7 +190,7 @@ def test_move_to_menu_closes_won_directly(page: Page, live_host, world) -> None:
     expect(menu.get_by_role("menuitem", name="Negotiation/Review")).to_be_disabled()  # where it is now
     menu.get_by_role("menuitem", name="Closed Won").click()
     expect(page.locator(".toast")).to_contain_text(f'Stage changed to "Closed Won" for "{name}".')
-    expect(page).to_have_url(re.compile(r"/opportunities/board\?scope=all&closed=1$"))
+    expect(page).to_have_url(re.compile(r"/opportunities/board\?view=all&closed=1$"))
     expect(column(page, "Closed Won").locator(f'.kanban-card[data-id="{opp_id}"]')).to_be_visible()
     expect_moved(world, opp_id, "Closed Won")
     expect_column_matches_db(page, world, "Closed Won")

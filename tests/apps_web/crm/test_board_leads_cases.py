@@ -5,10 +5,12 @@ refuses). Each checks the database and the product's wording."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from apps_web.crm.picklists import CASE_STATUSES, LEAD_STATUSES
+from apps_web.crm.picklists import CASE_STATUSES, LEAD_OPEN_STATUSES, LEAD_STATUSES
 from apps_web.crm.routes.board import CONVERT_REFUSED
 from apps_web.crm.sharing import INSUFFICIENT
 
@@ -39,10 +41,12 @@ def test_lead_board_from_the_list_drag_saves_and_converted_is_refused(browser: B
     page = signed_in(browser, live_host, world, rep[1])
     page.goto(live_host.url("crm", "/leads?view=my_open"))
     page.get_by_role("link", name="Display as Kanban").click()
-    expect(page.get_by_role("heading", level=1)).to_have_text("My Leads")
+    expect(page.get_by_role("heading", level=1)).to_have_text(re.compile(r"^\s*My Open Leads,"))  # the board of the list view shown
+    expect(page).to_have_url(re.compile(r"/leads/board\?view=my_open$"))
     assert [c.get_attribute("data-value") for c in page.locator("#kanban .kanban-col").all()] == LEAD_STATUSES
-    for status in LEAD_STATUSES:  # each column's count is the rep's unconverted leads in that status
-        n = world.one("SELECT count(*) FROM crm_lead WHERE owner_id = ? AND status = ? AND converted_at IS NULL", rep[0], status)[0]
+    for status in LEAD_STATUSES:  # each column's count is the rep's open leads in that status (the view's filter): none closed
+        n = world.one("SELECT count(*) FROM crm_lead WHERE owner_id = ? AND status = ? AND status IN (?, ?)", rep[0], status,
+                      *LEAD_OPEN_STATUSES)[0]
         expect(column(page, status).locator(".kanban-count")).to_have_text(f"({n})")
     expect(page.locator("#board-summary")).to_contain_text("Grouped by Lead Status")
     lead_id, name, company = world.one("SELECT id, first_name || ' ' || last_name, company FROM crm_lead WHERE owner_id = ? "
@@ -84,7 +88,7 @@ def test_case_board_group_by_priority_and_keyboard_move_writes_history(browser: 
     expect(page.locator("#board-summary")).to_contain_text("Grouped by Priority")
     case_id, number, subject, account = world.one(
         "SELECT c.id, c.case_number, c.subject, a.name FROM crm_case c JOIN crm_account a ON a.id = c.account_id "
-        "WHERE c.owner_id = ? AND c.priority = 'Medium' ORDER BY c.case_number LIMIT 1", agent[0])
+        "WHERE c.owner_id = ? AND c.priority = 'Medium' AND c.status != 'Closed' ORDER BY c.case_number LIMIT 1", agent[0])
     moving = card(page, case_id)
     for text in (number, subject, account, "Medium"):  # the card's fields, as the product shows them
         expect(moving).to_contain_text(text)
