@@ -170,6 +170,30 @@ def draft_from_episode(episode: Episode, *, store: Any = None) -> Draft:
             if k in row and not SKIP_FIELDS.match(k) and not _ignored(table, k, volatile)
         }  # fmt: skip
 
+    def record_param(p: str, table: str, key: int, row: dict[str, Any], changed: dict[str, Any], label: str | None) -> Any:
+        """Parameter ``p`` draws a record like ``row`` (by id without the recording's world); returns its
+        generalization, if any."""
+        nonlocal owner_param
+        eq = _equivalent(world, table, key, row, changed, label, persona_user)
+        if eq is not None:
+            params[p] = {"sql": eq.sql}
+            if eq.owner and owner_param is None:
+                owner_param = p
+        else:
+            params[p] = {"sql": f"select id{', ' + label if label else ''} from {table} where id = {key}", "pick": "first"}
+        record_params[(table, key)] = p
+        if label:
+            labels[str(row[label])] = f"{{{{ {p}.{label} }}}}"
+        return eq
+
+    def other_param(p: str, table: str, key: int, eq: Any) -> dict[str, Any]:
+        """Another record for the wrong-record near-miss: an equivalent one where there is a generalization."""
+        from .generalize import other_query
+
+        if eq is not None:
+            return {"sql": other_query(table, eq, p), "pick": "first"}
+        return {"sql": f"select id from {table} where id != {key} order by id", "pick": "first"}
+
     n = 0
     # Changed and removed records first: an added row may refer to one of them (by its parameter).
     passes = [(table, t, kinds) for kinds in (("updated", "removed"), ("added",)) for table, t in sorted(tables.items())]
@@ -183,19 +207,7 @@ def draft_from_episode(episode: Episode, *, store: Any = None) -> Draft:
             p = f"{short}{n}"
             key = upd["key"]
             label = _label_field(upd["before"])
-            cols = ", ".join(["id"] + ([label] if label else []))
-            eq = _equivalent(world, table, int(key), upd["before"], changed, label, persona_user)
-            if eq is not None:
-                from .generalize import other_query
-
-                params[p] = {"sql": eq.sql}
-                if eq.owner and owner_param is None:
-                    owner_param = p
-            else:
-                params[p] = {"sql": f"select {cols} from {table} where id = {int(key)}", "pick": "first"}
-            record_params[(table, int(key))] = p
-            if label:
-                labels[str(upd["before"][label])] = f"{{{{ {p}.{label} }}}}"
+            eq = record_param(p, table, int(key), upd["before"], changed, label)
             where = {"id": f"{{{{ {p}.id }}}}"}
             state.append({"kind": "state", "table": table, "where": where, "expect": dict(changed)})
             expect.append({"table": table, "op": "update", "where": where, "to": dict(changed)})
@@ -203,8 +215,7 @@ def draft_from_episode(episode: Episode, *, store: Any = None) -> Draft:
             lines.append(what)
             first_change = first_change or f"{short}-update-{next(iter(changed))}"
             other = f"other_{p}"
-            params[other] = ({"sql": other_query(table, eq, p), "pick": "first"} if eq is not None
-                             else {"sql": f"select id from {table} where id != {int(key)} order by id", "pick": "first"})
+            params[other] = other_param(p, table, int(key), eq)
             near.append({
                 "name": f"wrong-record-{n}", "kind": "wrong_record",
                 "description": f"the same change made to another {short} record",
@@ -258,25 +269,13 @@ def draft_from_episode(episode: Episode, *, store: Any = None) -> Draft:
             key = row.get("id")
             p = f"{short}{n}"
             label = _label_field(row)
-            eq = _equivalent(world, table, int(key), row, {}, label, persona_user)
-            if eq is not None:
-                from .generalize import other_query
-
-                params[p] = {"sql": eq.sql}
-                if eq.owner and owner_param is None:
-                    owner_param = p
-            else:
-                params[p] = {"sql": f"select id{', ' + label if label else ''} from {table} where id = {int(key)}", "pick": "first"}
-            record_params[(table, int(key))] = p
-            if label:
-                labels[str(row[label])] = f"{{{{ {p}.{label} }}}}"
+            eq = record_param(p, table, int(key), row, {}, label)
             expect.append({"table": table, "op": "remove", "where": {"id": f"{{{{ {p}.id }}}}"}})
             state.append({"kind": "state", "table": table, "where": {"id": f"{{{{ {p}.id }}}}"}, "count": 0})
             lines.append(f"{table} #{key} removed" + (f" ({row[label]!r})" if label else ""))
             first_change = first_change or f"{short}-delete"
             other = f"other_{p}"
-            params[other] = ({"sql": other_query(table, eq, p), "pick": "first"} if eq is not None
-                             else {"sql": f"select id from {table} where id != {int(key)} order by id", "pick": "first"})
+            params[other] = other_param(p, table, int(key), eq)
             near.append({
                 "name": f"wrong-record-{n}", "kind": "wrong_record",
                 "description": f"another {short} record removed",

@@ -156,7 +156,9 @@ def test_record_a_crm_task_on_the_live_view_then_replay_it(studio: StudioServer,
     assert actions[1] == {"action": "type", "text": opp["name"]} and actions[2] == {"action": "key", "key": "Return"}
     assert actions[6] == {"action": "key", "key": "ctrl+a"} and actions[7] == {"action": "type", "text": str(amount)}
     assert ep.steps[8].thought == "Saving commits the new amount."
-    assert ep.steps[4].target == {"role": "button", "name": "Edit Amount", "tag": "button"}  # what each click was on
+    # what each click was on, and the target the player finds it by (checked on the page while recording)
+    assert ep.steps[4].target == {"role": "button", "name": "Edit Amount", "tag": "button",
+                                  "oracle": {"role": "button", "name": "Edit Amount"}}
     assert ep.steps[8].target["name"] == "Save"
     assert any(s.changes for s in ep.steps[8:9]), "the Save step carries the world change"
     assert all(ep.screenshot_path(i) for i in range(len(ep.steps) + 1))
