@@ -175,12 +175,13 @@ class Renderer:
         self.on_event = on_event
         self.result = result if result is not None else BuildResult()
         current = current_versions(registry)
-        self.done = corpus.done(current)
+        latest = corpus.latest()  # the logs, read once
+        self.done = corpus.done(current, latest)
         selected = set(task_ids)
-        self.stale = {k for k in corpus.done() if k[0] in selected and k not in self.done}
+        self.stale = {k for k in corpus.done(latest=latest) if k[0] in selected and k not in self.done}
         self.seen: dict[str, dict[str, int]] = {}  # template -> instance key -> the seed that has it
         self.kept: dict[str, set[int]] = {}  # template -> seeds proven or failed (not duplicates)
-        for (tid, seed), (name, r) in sorted(corpus.latest().items()):
+        for (tid, seed), (name, r) in sorted(latest.items()):
             if name in (INSTANCES, FAILURES) and r.get("key") and (tid, seed) in self.done:
                 self.seen.setdefault(tid, {}).setdefault(r["key"], seed)
                 self.kept.setdefault(tid, set()).add(seed)

@@ -118,13 +118,15 @@ class CorpusDir:
         """The records of one log that are their instance's latest decision (the card's and dataset's)."""
         return [r for n, r in self.latest().values() if n == name]
 
-    def done(self, current: Callable[[str], dict[str, str]] | None = None) -> dict[tuple[str, int], str]:
+    def done(self, current: Callable[[str], dict[str, str]] | None = None,
+             latest: dict[tuple[str, int], tuple[str, dict[str, Any]]] | None = None) -> dict[tuple[str, int], str]:
         """(task, seed) -> its instance key, for every instance already decided: proven, a duplicate,
         or failed on a verdict. Not done: a failure marked ``retry`` (its episodes could not be played)
         and, given ``current`` (task -> the versions a record must name, e.g. ``{"template_version":
-        ..., "world_version": ...}``), a decision made with other versions: the next build plays those again."""
+        ..., "world_version": ...}``), a decision made with other versions: the next build plays those again.
+        ``latest``: :meth:`latest` already read (the logs are read once per build)."""
         out: dict[tuple[str, int], str] = {}
-        for k, (name, r) in self.latest().items():
+        for k, (name, r) in (latest if latest is not None else self.latest()).items():
             if name == FAILURES and r.get("retry"):
                 continue
             if current is not None and not is_current(r, current(r["id"])):
