@@ -143,6 +143,9 @@ async def _shoot(env: AsyncSandboxEnv, path: str, out: Path, clicks: tuple[str, 
     await env.reset(options={"start_url": path})
     page = env.page
     for name in clicks:  # role=button by accessible name, resolved to coordinates like the oracle does
+        if name.startswith("wheel:"):  # wheel clicks down over the page's middle, as an agent scrolls
+            await env.step({"action": "scroll", "x": 600, "y": 500, "direction": "down", "amount": int(name[6:])})
+            continue
         box = await page.get_by_role("button", name=name, exact=True).first.bounding_box()
         assert box is not None, f"no button {name!r} on {path}"
         await env.step({"action": "left_click", "x": int(box["x"] + box["width"] / 2), "y": int(box["y"] + box["height"] / 2)})
@@ -224,7 +227,7 @@ async def main(out_dir: Path, only: set[str]) -> None:
         await _run("mail", str(persona), mail_shots, out_dir, store, only)
     await _run("chat", str(comms["rep"]), CHAT_SHOTS(comms), out_dir, store, only)
     drive = _drive_ids(store)
-    await _run("drive", str(drive["owner"]), [("drive-proposal-table", f"/doc/{drive['proposal']}", ())], out_dir, store, only)
+    await _run("drive", str(drive["owner"]), [("drive-proposal-table", f"/doc/{drive['proposal']}", ("wheel:4",))], out_dir, store, only)
 
 
 if __name__ == "__main__":
