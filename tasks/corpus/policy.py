@@ -20,10 +20,12 @@ class Policy:
         return full or job.should_pass or job.kind == "noop" or browserless
 
     def describe(self) -> str:
+        full = (f"At each template's first {self.full_seeds} kept seed(s): every near-miss and every generic adversary "
+                "is played in the browser too." if self.full_seeds else
+                "No seed plays the near-misses and adversaries that need the browser (--full-seeds 0): they probe the "
+                "template's verifier, the same at every seed, and `sandbox validate` plays them.")
         return (
             "At every seed: the oracle (and the tool oracle of a task that allows tools) passes with score 1, "
             "the no-op agent scores 0, and every near-miss and generic adversary that needs no browser "
-            "(world changes and/or a final answer, graded on a forked world) fails as the score ladder requires. "
-            f"At each template's first {self.full_seeds} kept seed(s): every near-miss and every generic adversary "
-            "is played in the browser too."
+            "(world changes and/or a final answer, graded on a forked world) fails as the score ladder requires. " + full
         )
