@@ -233,8 +233,7 @@ def world_scratch(template_db: Path | str) -> Iterator[sqlite3.Connection]:
     path = Path(template_db)
     st = path.stat()
     key = (str(path.resolve()), st.st_mtime_ns, st.st_size, st.st_ino)
-    kept: OrderedDict = getattr(_copies, "kept", None) or OrderedDict()
-    _copies.kept = kept
+    kept: OrderedDict = _copies.__dict__.setdefault("kept", OrderedDict())
     conn = kept.pop(key, None)
     if conn is None:
         conn = open_world_copy(path)
