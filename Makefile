@@ -4,7 +4,7 @@ PORT ?= 8765
 WORKERS ?= auto
 RUN_WORKERS ?= 4
 
-.PHONY: setup run serve test bench clean
+.PHONY: setup run serve test validate bench clean
 
 setup:
 	@bash scripts/setup.sh
@@ -19,6 +19,10 @@ serve: setup
 
 test: setup
 	$(PY) -m pytest -n $(WORKERS) --dist loadgroup -q --durations=15
+
+# The whole CI validation with every template's GUI oracle (CI plays a fixed half of them).
+validate: setup
+	SANDBOX_VALIDATE_GUI_ORACLE_EVERY=1 $(PY) -m pytest tests/tasks/test_validate.py -n $(WORKERS) --dist loadgroup -q
 
 bench: setup
 	$(PY) -m bench

@@ -291,18 +291,24 @@ class Player:
         if delta < 1:
             return False
         amount = max(1, min(10, round(delta / 100)))
-        await self.send({"action": "scroll", "x": int(mid_x), "y": int(mid_y), "direction": direction, "amount": amount})
+        wheel = {"action": "scroll", "x": int(mid_x), "y": int(mid_y), "direction": direction, "amount": amount}
         # The wheel is handled off the main thread and a busy renderer may show the scroll some frames
         # later: look again every two frames, for a bounded time (only a scroll that fails pays for it).
-        # While the container still has room that way the scroll is only late, so it gets the step's
-        # whole timeout; with no room left it cannot move and the short settle time decides.
+        # While the container still has room that way the scroll is only late, or the wheel was lost
+        # (seen on a loaded machine): it gets the step's whole timeout, turning the wheel again after
+        # each settle time that shows nothing, as a person would. With no room left it cannot move and
+        # one settle time decides.
         room = (info.get("room") or {}).get(direction, 0)
         deadline = time.monotonic() + (max(self.timeout_s, SCROLL_SETTLE_S) if room >= 1 else SCROLL_SETTLE_S)
-        after = await self.probe(t)
-        while after.get("box") == box and time.monotonic() < deadline:
-            await self.page.evaluate(TWO_FRAMES_JS)
+        while True:
+            await self.send(wheel)
+            settle = min(deadline, time.monotonic() + SCROLL_SETTLE_S)
             after = await self.probe(t)
-        return after.get("box") != box
+            while after.get("box") == box and time.monotonic() < settle:
+                await self.page.evaluate(TWO_FRAMES_JS)
+                after = await self.probe(t)
+            if after.get("box") != box or time.monotonic() >= deadline:
+                return after.get("box") != box
 
     # -- playing ----------------------------------------------------------------------------------------
     async def play(self, steps: list[_Step]) -> PlayResult:

@@ -91,7 +91,7 @@ def test_oracle_run_and_validation_match_the_local_pool(cluster, store, registry
                                         ray=options(store, tmp_path)))  # fmt: skip
     here = run_on_loop(validate_async(registry, TASKS[:1], seeds, workers=2, with_adversaries=False, quick=True))
     sig = lambda rep: [(o.task, o.seed, o.solution, o.signature) for o in rep.outcomes]  # noqa: E731
-    assert len(on_ray.outcomes) > 2 * len(seeds) and on_ray.ok, [o.to_dict() for o in on_ray.disagreements]
+    assert len(on_ray.outcomes) > 2 * len(seeds) and on_ray.ok, [(o.solution, o.error, o.score, o.reason) for o in on_ray.disagreements]
     assert sig(on_ray) == sig(here) and not on_ray.retried
 
 

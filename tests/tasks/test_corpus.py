@@ -202,3 +202,23 @@ def test_a_decision_made_with_another_template_or_world_is_played_again(tmp_path
     corpus.append(INSTANCES, {"id": REAL, "seed": 3, "key": "k3", "decided_at": "2026-02-01T00:00:00"})
     assert {r["seed"] for r in corpus.decided(INSTANCES)} == {1, 3}
     assert [r["seed"] for r in corpus.failures()] == [0]
+
+
+@pytest.mark.slow
+def test_an_episode_that_cannot_be_played_is_played_once_more_before_it_is_decided(runtime, registry: TaskRegistry, tmp_path) -> None:  # noqa: ANN001
+    root = tmp_path / "tasks"
+    (root / "crm").mkdir(parents=True)
+    # the oracle's first click names no link precisely: an episode error, never a verdict
+    stuck = {**CODE_WORD, "id": "answer-after-a-vague-click", "oracle": [{"click": {"role": "link"}}, {"answer": "{{ word }}"}]}
+    (root / "crm" / "answer-after-a-vague-click.yaml").write_text(yaml.safe_dump(stuck, sort_keys=False))
+    folder = TaskRegistry(root, store=registry.store)
+    events: list[str] = []
+    out = tmp_path / "corpus"
+    res = run(build_async(folder, folder.task_ids(), [0], out, workers=2, policy=Policy(full_seeds=0), runtime=runtime,
+                          on_event=lambda kind, rec: events.append(kind)))  # fmt: skip
+    (rec,) = CorpusDir(out).failures()
+    solutions = [o["solution"] for o in rec["outcomes"]]
+    assert (res.failed, res.proven, events) == (1, 0, ["failed"])
+    assert res.episodes == len(solutions) + 1  # the oracle's episode twice, every other once
+    assert sorted(solutions) == sorted(set(solutions)) and "oracle" in solutions and "noop" in solutions
+    assert rec["retry"] and "visible elements match" in next(o["error"] for o in rec["outcomes"] if o["solution"] == "oracle")

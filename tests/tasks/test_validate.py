@@ -1,7 +1,10 @@
 """The CI sample of `sandbox validate`: every template at seed 0, on the env pool, in real Chromium.
 
 The oracle (and the tool oracle where a task allows tools) must pass with score 1; the no-op agent
-and the near-misses must fail. Every direct near-miss (world changes and an answer, graded without a
+and the near-misses must fail. The GUI oracle plays for one template in ``GUI_ORACLE_EVERY`` (a fixed
+half, chosen by the task id; the tool oracle, the no-op agent and the direct near-misses run for
+every template): the corpus build and `make validate` play every template's GUI oracle, and CI stays
+within its time on two cores. Every direct near-miss (world changes and an answer, graded without a
 browser) runs; of the near-misses played through the GUI, one in every ``GUI_NEAR_MISS_EVERY``-th
 template (a fixed choice that varies between templates), and the generic adversaries, which replay the
 oracle, for one template in ``ADVERSARY_EVERY`` (a fixed share of each app; one of those that replay the oracle in the browser). The full run (every near-miss and adversary, three
@@ -31,6 +34,7 @@ run = background_loop().run
 WORKERS = int(os.environ.get("SANDBOX_VALIDATE_WORKERS", "3"))
 ADVERSARY_EVERY = int(os.environ.get("SANDBOX_VALIDATE_ADVERSARY_EVERY", "20"))
 GUI_NEAR_MISS_EVERY = int(os.environ.get("SANDBOX_VALIDATE_GUI_NEAR_MISS_EVERY", "4"))
+GUI_ORACLE_EVERY = int(os.environ.get("SANDBOX_VALIDATE_GUI_ORACLE_EVERY", "2"))  # `make validate` sets 1
 # The folders that hold task files (tasks/ also holds Python packages, e.g. tasks/corpus).
 APPS = sorted(p.name for p in TASKS_DIR.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")) and any(p.glob("*.yaml")))
 LONG = "long-horizon"
@@ -58,8 +62,14 @@ def runtime(registry: TaskRegistry):
     run(rt.close())
 
 
+def gui_oracle_in_ci(task: str) -> bool:
+    """Whether CI plays the template's GUI oracle (one template in ``GUI_ORACLE_EVERY``, by its id)."""
+    return zlib.crc32(task.encode()) % GUI_ORACLE_EVERY == 0
+
+
 def ci_sample(task: str, jobs: list[Job]) -> list[Job]:
-    """A template's jobs in the CI sample: all but its GUI near-misses, of which one is kept in one
+    """A template's jobs in the CI sample: its GUI oracle where :func:`gui_oracle_in_ci` says so, and all
+    but its GUI near-misses, of which one is kept in one
     template of ``GUI_NEAR_MISS_EVERY`` (the task id chooses which templates and which near-miss, so
     every near-miss position gets its turn across templates), and one of its generic adversaries that
     replay the oracle in the browser (chosen the same way; those that only answer all run).
@@ -69,7 +79,9 @@ def ci_sample(task: str, jobs: list[Job]) -> list[Job]:
     keep = gui[(h // GUI_NEAR_MISS_EVERY) % len(gui)] if gui and h % GUI_NEAR_MISS_EVERY == 0 else None
     replays = [j for j in jobs if j.kind == ADVERSARY and j.via == "gui"]
     replay = replays[h % len(replays)] if replays else None
-    return [j for j in jobs if (j not in gui or j is keep) and (j not in replays or j is replay)]
+    oracle = gui_oracle_in_ci(task)
+    return [j for j in jobs if (j not in gui or j is keep) and (j not in replays or j is replay)
+            and (oracle or not (j.solution == "oracle" and j.via == "gui"))]
 
 
 def long_ci_sample(jobs: list[Job]) -> list[Job]:
@@ -97,7 +109,8 @@ def test_every_template_validates_at_seed_0(registry: TaskRegistry, runtime, app
     report = run(validate_async(registry, ids, [0], workers=WORKERS, quick=True, runtime=runtime, jobs=jobs))
     assert report.ok, f"{len(report.disagreements)} disagreement(s), confusion {report.confusion()}:\n{_explain(report)}"
     outcomes = report.outcomes
-    oracles = len(ids) + sum(1 for t in ids if registry.task(t).template.tool_oracle)  # screens, and tools where allowed
+    oracles = sum(1 for j in jobs if j.should_pass)  # screens (the sampled half) and tools where allowed
+    assert oracles >= sum(1 for t in ids if gui_oracle_in_ci(t) or registry.task(t).template.tool_oracle)
     assert sum(1 for o in outcomes if o.should_pass and o.passed) == oracles
     assert sum(1 for o in outcomes if not o.should_pass and o.passed is False) == len(outcomes) - oracles
     assert any(o.kind == "adversary" for o in outcomes)
@@ -164,3 +177,18 @@ def test_a_bad_instance_is_reported_and_does_not_stop_the_run(tmp_path, registry
     assert not report.ok
     played = [o for o in report.outcomes if o.task == "crm.answer-opportunity-industry"]
     assert played and all(o.agrees for o in played), _explain(report)
+
+
+def test_the_ci_sample_plays_a_fixed_share_of_each_apps_gui_oracles(registry: TaskRegistry) -> None:
+    short = [t for t in registry.task_ids() if registry.task(t).template.category != LONG]
+    for app in APPS:
+        ids = [t for t in short if t.startswith(f"{app}.")]
+        played = [t for t in ids if gui_oracle_in_ci(t)]
+        assert played and len(played) <= len(ids), app
+        assert [t for t in ids if gui_oracle_in_ci(t)] == played  # the same templates every run
+    share = sum(1 for t in short if gui_oracle_in_ci(t)) / len(short)
+    assert abs(share - 1 / GUI_ORACLE_EVERY) < 0.15, share
+    kinds = [(0, "oracle", "oracle", "gui"), (0, "noop", "noop", "none"), (0, "late", "wrong_value", "direct")]
+    kept = {t: [j.solution for j in ci_sample(t, [Job(t, *k) for k in kinds])] for t in short[:20]}
+    # the GUI oracle where sampled; the no-op agent and the direct near-misses of every template
+    assert all(sols == (["oracle"] if gui_oracle_in_ci(t) else []) + ["noop", "late"] for t, sols in kept.items()), kept
