@@ -361,6 +361,7 @@ async def validate_async(
     with_adversaries: bool = True,
     jobs: list[Job] | None = None,
     ray: Any = None,
+    replay_errors: int = 0,
 ) -> Report:
     """Run every job of the plan on an env pool with ``workers`` concurrent episodes.
 
@@ -371,6 +372,10 @@ async def validate_async(
     ``ray`` (a ``sandbox.cluster.RayOptions`` or an address: ``auto``, ``local``, ``HOST:6379``)
     plays the jobs on a Ray cluster's actors instead, ``workers`` episodes per actor; each actor
     reads the same task folder and builds the world templates of its node.
+    ``replay_errors`` plays an episode that could not be played (an error, no verdict: a timeout on
+    a loaded machine, a crashed browser) up to that many times more before its outcome counts; each
+    lost attempt is listed in the report's ``retried``. A wrong verdict is never played again. (On
+    this machine's pool; on Ray, an attempt lost with its actor is played again by the cluster runner.)
     """
     from sandbox.observe import ObserveOptions
     from sandbox.pool import EpisodePool
@@ -418,13 +423,23 @@ async def validate_async(
         for job in jobs:
             queue.put_nowait(job)
 
+        attempts: dict[tuple[str, int, str, int], int] = {}
+
         async def worker() -> None:
             while True:
                 try:
                     job = queue.get_nowait()
                 except asyncio.QueueEmpty:
                     return
-                done(await run_job(pool, registry, job, quick=quick))
+                out = await run_job(pool, registry, job, quick=quick)
+                key = (job.task, job.seed, job.solution, job.round)
+                attempts[key] = attempts.get(key, 0) + 1
+                if out.error is not None and attempts[key] <= replay_errors:
+                    retried.append({"task": job.task, "seed": job.seed, "solution": job.solution, "round": job.round,
+                                    "attempt": attempts[key], "actor": "the local pool", "error": out.error, "retried": True})
+                    queue.put_nowait(job)  # this worker (or another) plays it again
+                    continue
+                done(out)
 
         try:
             await pool.start()

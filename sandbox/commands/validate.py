@@ -17,6 +17,7 @@ def register(app: typer.Typer) -> None:
         workers: int = typer.Option(2, "--workers", "-w", min=1, help="Concurrent episodes on the env pool."),
         repeat: int = typer.Option(1, "--repeat", min=1, help="Run everything this many times; verdicts must not change."),
         quick: bool = typer.Option(False, "--quick", help="Grade the no-op agent and the direct near-misses without a browser (same set-up, changes and verifier)."),
+        replay_errors: int = typer.Option(0, "--replay-errors", min=0, help="Play an episode that could not be played (an error, no verdict: e.g. a timeout on a loaded machine) up to N times more before it counts; a wrong verdict is never played again."),
         json_out: Optional[Path] = typer.Option(None, "--json", help="Also write every outcome to this JSON file."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the disagreements and the confusion matrix."),
         tasks_dir: Optional[Path] = typer.Option(None, "--dir", help="Folder of task files (<dir>/<app>/*.yaml), e.g. the studio's drafts; default: the shipped tasks."),
@@ -71,7 +72,8 @@ def register(app: typer.Typer) -> None:
 
         try:
             with models_in_use(judge, None, cluster):
-                report = run(reg, ids, seed_list, workers=workers, repeat=repeat, on_outcome=progress, quick=quick, ray=cluster)
+                report = run(reg, ids, seed_list, workers=workers, repeat=repeat, on_outcome=progress, quick=quick, ray=cluster,
+                             replay_errors=replay_errors)
         except (InstanceError, RayUnavailable, ValueError) as exc:
             console.print(f"[red]error:[/] {exc}")
             raise typer.Exit(2) from None
@@ -108,7 +110,7 @@ def register(app: typer.Typer) -> None:
         if c["error"]:
             console.print(f"[red]{c['error']} episode(s) could not be played[/] (see the errors above)")
         for r in report.retried:
-            console.print(f"[yellow]attempt lost[/] with {r['actor']}: {r['task']} seed {r['seed']} {r['solution']} ({r['error']})"
+            console.print(f"[yellow]attempt lost[/] on {r['actor']}: {r['task']} seed {r['seed']} {r['solution']} ({r['error']})"
                           + (", played again" if r["retried"] else ", given up"), highlight=False)
         for task, seed, sol in report.unstable:
             console.print(f"[red]not deterministic[/]: {task} seed {seed} {sol} gave different verdicts between rounds")

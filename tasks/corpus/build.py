@@ -266,28 +266,16 @@ async def build_async(registry: TaskRegistry, task_ids: list[str], seeds: list[i
     t0 = time.perf_counter()
     by_key: dict[tuple[str, int], Candidate] = {}
     got: dict[tuple[str, int], list[Outcome]] = {}
-    expect: dict[tuple[str, int], int] = {}  # how many outcomes an instance still waits for
-    kept: dict[tuple[str, int], list[Outcome]] = {}  # the agreeing outcomes of an instance played again
-    again: list[Job] = []  # episodes that could not be played: once more, in the same build
 
     def collect(o: Outcome) -> None:
         key = (o.task, o.seed)
         cand = by_key[key]
         got.setdefault(key, []).append(o)
-        if len(got[key]) < expect.get(key, len(cand.jobs)):
+        if len(got[key]) < len(cand.jobs):
             return
-        outcomes = kept.pop(key, []) + got.pop(key)
-        bad = [o for o in outcomes if not o.agrees]
-        if bad and all(o.error is not None for o in bad) and key not in expect:
-            # Only errors (a timeout on a loaded machine, a crashed browser), no wrong verdict: those
-            # episodes are played once more before the instance is decided.
-            kept[key] = [o for o in outcomes if o.agrees]
-            expect[key] = len(bad)
-            names = {(o.solution, o.round) for o in bad}
-            again.extend(j for j in cand.jobs if (j.solution, j.round) in names)
-            return
+        outcomes = got.pop(key)
         del by_key[key]
-        expect.pop(key, None)
+        bad = [o for o in outcomes if not o.agrees]
         failure = None
         if bad:
             failure = _fail_record(registry, cand.task, cand.seed, cand.key, "prove", [f"{o.solution}: {o.ladder}" for o in bad], outcomes)
@@ -310,13 +298,15 @@ async def build_async(registry: TaskRegistry, task_ids: list[str], seeds: list[i
 
     async def prove(cands: list[Candidate]) -> None:
         jobs = [j for c in cands for j in c.jobs]
+        if not jobs:
+            return
         by_key.update({(c.task, c.seed): c for c in cands})
         t = time.perf_counter()
         try:
-            while jobs:
-                result.episodes += len(jobs)
-                await validate_async(registry, [], [], jobs=jobs, workers=workers, quick=True, on_outcome=collect, runtime=runtime, **engine)
-                jobs, again[:] = list(again), []
+            # an episode that could not be played is played once more before its instance is decided
+            report = await validate_async(registry, [], [], jobs=jobs, workers=workers, quick=True, on_outcome=collect,
+                                          runtime=runtime, replay_errors=1, **engine)  # fmt: skip
+            result.episodes += len(jobs) + len(report.retried)
         finally:
             result.prove_s += time.perf_counter() - t
 

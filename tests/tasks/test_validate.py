@@ -31,7 +31,7 @@ from tasks.validate import Job, plan, validate_async
 pytestmark = pytest.mark.browser
 run = background_loop().run
 
-WORKERS = int(os.environ.get("SANDBOX_VALIDATE_WORKERS", "3"))
+WORKERS = int(os.environ.get("SANDBOX_VALIDATE_WORKERS", "2"))
 ADVERSARY_EVERY = int(os.environ.get("SANDBOX_VALIDATE_ADVERSARY_EVERY", "20"))
 GUI_NEAR_MISS_EVERY = int(os.environ.get("SANDBOX_VALIDATE_GUI_NEAR_MISS_EVERY", "4"))
 GUI_ORACLE_EVERY = int(os.environ.get("SANDBOX_VALIDATE_GUI_ORACLE_EVERY", "2"))  # `make validate` sets 1
@@ -106,7 +106,7 @@ def test_every_template_validates_at_seed_0(registry: TaskRegistry, runtime, app
     ids = ids[part::parts]
     with_adversaries = ids[::ADVERSARY_EVERY]
     jobs = [j for t in ids for j in ci_sample(t, plan(registry, [t], [0], with_adversaries=t in with_adversaries))]
-    report = run(validate_async(registry, ids, [0], workers=WORKERS, quick=True, runtime=runtime, jobs=jobs))
+    report = run(validate_async(registry, ids, [0], workers=WORKERS, quick=True, runtime=runtime, jobs=jobs, replay_errors=1))
     assert report.ok, f"{len(report.disagreements)} disagreement(s), confusion {report.confusion()}:\n{_explain(report)}"
     outcomes = report.outcomes
     oracles = sum(1 for j in jobs if j.should_pass)  # screens (the sampled half) and tools where allowed
@@ -121,7 +121,7 @@ def test_long_horizon_templates_validate_at_seed_0(registry: TaskRegistry, runti
     ids = [t for t in registry.task_ids() if registry.task(t).template.category == LONG]
     assert ids, "no long-horizon templates"
     jobs = long_ci_sample(plan(registry, ids, [0], with_adversaries=False))
-    report = run(validate_async(registry, ids, [0], workers=WORKERS, quick=True, runtime=runtime, jobs=jobs))
+    report = run(validate_async(registry, ids, [0], workers=WORKERS, quick=True, runtime=runtime, jobs=jobs, replay_errors=1))
     assert report.ok, f"{len(report.disagreements)} disagreement(s), confusion {report.confusion()}:\n{_explain(report)}"
     oracles = [o for o in report.outcomes if o.should_pass]
     assert len(oracles) == len(LONG_GUI) + sum(1 for t in LONG_GUI if registry.task(t).template.tool_oracle)
@@ -156,7 +156,8 @@ def test_verdicts_are_the_same_twice(registry: TaskRegistry, runtime) -> None:  
     # The oracles and near-misses twice (the generic adversaries replay the same oracles: the per-app
     # tests and `sandbox validate --repeat 2` run them).
     ids = ["opportunity-close-won", "mass-close-account-cases", "answer-account-open-pipeline"]
-    report = run(validate_async(registry, ids, [1], workers=WORKERS, repeat=2, quick=True, runtime=runtime, with_adversaries=False))
+    report = run(validate_async(registry, ids, [1], workers=WORKERS, repeat=2, quick=True, runtime=runtime, with_adversaries=False,
+                                replay_errors=1))
     assert report.ok and not report.unstable, _explain(report)
     assert len(report.outcomes) == 2 * len(plan(registry, ids, [1], with_adversaries=False))
 

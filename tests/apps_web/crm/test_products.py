@@ -48,6 +48,7 @@ def test_add_edit_delete_products_roll_up_the_amount(world_page, live_host) -> N
     page.get_by_placeholder("Search Products...").fill("sensor")
     page.get_by_role("button", name="Search").click()
     table = page.get_by_role("table", name="Products")
+    expect(table.locator("tbody th")).to_have_count(2)  # the search's results have loaded
     assert sorted(table.locator("tbody th").all_inner_texts()) == ["Sensor Kits", "Sensor Mounting Hardware"]
     page.get_by_label("Select Sensor Kits").check()
     page.get_by_placeholder("Search Products...").fill("Edge")

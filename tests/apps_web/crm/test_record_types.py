@@ -50,6 +50,7 @@ def test_new_renewal_offers_its_stages_only(fresh, live_host) -> None:
     chooser.get_by_role("button", name="Next").click()
     dialog = page.get_by_role("dialog", name="New Opportunity: Renewal")
     stage = dialog.get_by_label("Stage")
+    expect(stage.locator("option", has_text="Negotiation/Review")).to_have_count(1)  # the dialog has loaded
     options = stage.locator("option").all_inner_texts()
     assert "Prospecting" not in options and "Value Proposition" not in options and "Negotiation/Review" in options
     dialog.get_by_label("Opportunity Name").fill(f"{acct} - Support Renewal 2027")
