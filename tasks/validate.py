@@ -237,6 +237,19 @@ async def run_job(pool: Any, registry: TaskRegistry, job: Job, *, timeout_s: flo
     return out
 
 
+async def run_job_replaying(pool: Any, registry: TaskRegistry, job: Job, replays: int, lost: list[dict[str, Any]], *,
+                            where: str = "the local pool", quick: bool = False) -> Outcome:
+    """:func:`run_job`, played up to ``replays`` times more while its episode cannot be played (an error,
+    no verdict); each lost attempt is appended to ``lost``. A verdict, right or wrong, is final."""
+    for attempt in range(1, replays + 2):
+        out = await run_job(pool, registry, job, quick=quick)
+        if out.error is None or attempt > replays:
+            return out
+        lost.append({"task": job.task, "seed": job.seed, "solution": job.solution, "round": job.round, "attempt": attempt,
+                     "actor": where, "error": out.error, "retried": True})
+    raise AssertionError("unreachable")
+
+
 def _browserless(registry: TaskRegistry, inst: TaskInstance, job: Job) -> bool:
     """A no-op agent, or a near-miss with no GUI step (world changes and/or an answer): nothing for
     a browser to do."""
@@ -375,7 +388,8 @@ async def validate_async(
     ``replay_errors`` plays an episode that could not be played (an error, no verdict: a timeout on
     a loaded machine, a crashed browser) up to that many times more before its outcome counts; each
     lost attempt is listed in the report's ``retried``. A wrong verdict is never played again. (On
-    this machine's pool; on Ray, an attempt lost with its actor is played again by the cluster runner.)
+    this machine's pool, or by the same Ray actor; an attempt lost with its actor is played again
+    elsewhere by the cluster runner either way.)
     """
     from sandbox.observe import ObserveOptions
     from sandbox.pool import EpisodePool
@@ -415,7 +429,7 @@ async def validate_async(
     cluster = ray_options(ray)
     if cluster is not None:
         await _validate_on_cluster(registry, jobs, cluster, workers=workers, screenshots=screenshots, quick=quick,
-                                   done=done, retried=retried)  # fmt: skip
+                                   done=done, retried=retried, replays=replay_errors)  # fmt: skip
     else:
         pool = EpisodePool(max_concurrency=workers, runtime=runtime, source=registry, observe=observe,
                            runtime_options={"store": registry.store, "apps": default_apps()})
@@ -423,23 +437,13 @@ async def validate_async(
         for job in jobs:
             queue.put_nowait(job)
 
-        attempts: dict[tuple[str, int, str, int], int] = {}
-
         async def worker() -> None:
             while True:
                 try:
                     job = queue.get_nowait()
                 except asyncio.QueueEmpty:
                     return
-                out = await run_job(pool, registry, job, quick=quick)
-                key = (job.task, job.seed, job.solution, job.round)
-                attempts[key] = attempts.get(key, 0) + 1
-                if out.error is not None and attempts[key] <= replay_errors:
-                    retried.append({"task": job.task, "seed": job.seed, "solution": job.solution, "round": job.round,
-                                    "attempt": attempts[key], "actor": "the local pool", "error": out.error, "retried": True})
-                    queue.put_nowait(job)  # this worker (or another) plays it again
-                    continue
-                done(out)
+                done(await run_job_replaying(pool, registry, job, replay_errors, retried, quick=quick))
 
         try:
             await pool.start()
@@ -470,6 +474,7 @@ class _NodeJob:
     quick: bool
     screenshots: bool
     slots: int
+    replays: int = 0
 
 
 def registry_at(root: str | None, store: Any) -> TaskRegistry:
@@ -478,8 +483,9 @@ def registry_at(root: str | None, store: Any) -> TaskRegistry:
     return TaskRegistry(store=store) if root is None else TaskRegistry(root, store=store)
 
 
-async def job_on_node(node: Any, item: _NodeJob) -> Outcome:
-    """On a Ray actor: one job on the actor's pool (built once, over the actor's runtime)."""
+async def job_on_node(node: Any, item: _NodeJob) -> tuple[Outcome, list[dict[str, Any]]]:
+    """On a Ray actor: one job on the actor's pool (built once, over the actor's runtime), with its
+    lost attempts (episodes that could not be played and were played again)."""
     from sandbox.observe import ObserveOptions
     from sandbox.pool import EpisodePool
 
@@ -488,11 +494,13 @@ async def job_on_node(node: Any, item: _NodeJob) -> Outcome:
         return EpisodePool(max_concurrency=item.slots, runtime=node.runtime, source=node.source, observe=observe)
 
     pool = node.cached(("validate", item.screenshots, item.slots), make)
-    return await run_job(pool, node.source, item.job, quick=item.quick)
+    lost: list[dict[str, Any]] = []
+    out = await run_job_replaying(pool, node.source, item.job, item.replays, lost, where="its Ray actor", quick=item.quick)
+    return out, lost
 
 
 async def _validate_on_cluster(registry: TaskRegistry, jobs: list[Job], opts: Any, *, workers: int, screenshots: bool, quick: bool,
-                               done: Callable[[Outcome], None], retried: list[dict[str, Any]]) -> None:
+                               done: Callable[[Outcome], None], retried: list[dict[str, Any]], replays: int = 0) -> None:
     import functools
 
     import ray as ray_lib
@@ -504,14 +512,19 @@ async def _validate_on_cluster(registry: TaskRegistry, jobs: list[Job], opts: An
 
         shipped = registry.root.resolve() == Path(TASKS_DIR).resolve()
         opts.source = functools.partial(registry_at, None if shipped else str(registry.root.resolve()))
-    items = [_NodeJob(j, quick, screenshots, workers) for j in jobs]
+    items = [_NodeJob(j, quick, screenshots, workers, replays) for j in jobs]
 
     def failed(item: _NodeJob, error: str) -> Outcome:
         j = item.job
         return Outcome(j.task, j.seed, j.solution, j.kind, j.via, j.should_pass, round=j.round, score_range=j.score_range, error=error)
 
     def on_result(item: _NodeJob, result: Any) -> None:
-        done(failed(item, f"the job failed on its Ray actor: {type(result).__name__}: {result}") if isinstance(result, BaseException) else result)
+        if isinstance(result, BaseException):
+            done(failed(item, f"the job failed on its Ray actor: {type(result).__name__}: {result}"))
+            return
+        out, lost = result
+        retried.extend(lost)
+        done(out)
 
     def on_attempt(item: _NodeJob, attempt: Any) -> None:
         j = item.job

@@ -88,8 +88,8 @@ def test_oracle_run_and_validation_match_the_local_pool(cluster, store, registry
     # A small validation: the same verdicts, job by job (oracle, no-op, near-misses; GUI and direct).
     seeds = [0]
     on_ray = run_on_loop(validate_async(registry, TASKS[:1], seeds, workers=1, with_adversaries=False, quick=True,
-                                        ray=options(store, tmp_path)))  # fmt: skip
-    here = run_on_loop(validate_async(registry, TASKS[:1], seeds, workers=2, with_adversaries=False, quick=True))
+                                        ray=options(store, tmp_path), replay_errors=1))  # fmt: skip
+    here = run_on_loop(validate_async(registry, TASKS[:1], seeds, workers=2, with_adversaries=False, quick=True, replay_errors=1))
     sig = lambda rep: [(o.task, o.seed, o.solution, o.signature) for o in rep.outcomes]  # noqa: E731
     assert len(on_ray.outcomes) > 2 * len(seeds) and on_ray.ok, [(o.solution, o.error, o.score, o.reason) for o in on_ray.disagreements]
     assert sig(on_ray) == sig(here) and not on_ray.retried
