@@ -241,13 +241,14 @@ async def run_job_replaying(pool: Any, registry: TaskRegistry, job: Job, replays
                             where: str = "the local pool", quick: bool = False) -> Outcome:
     """:func:`run_job`, played up to ``replays`` times more while its episode cannot be played (an error,
     no verdict); each lost attempt is appended to ``lost``. A verdict, right or wrong, is final."""
-    for attempt in range(1, replays + 2):
-        out = await run_job(pool, registry, job, quick=quick)
-        if out.error is None or attempt > replays:
-            return out
+    attempt = 1
+    out = await run_job(pool, registry, job, quick=quick)
+    while out.error is not None and attempt <= replays:
         lost.append({"task": job.task, "seed": job.seed, "solution": job.solution, "round": job.round, "attempt": attempt,
                      "actor": where, "error": out.error, "retried": True})
-    raise AssertionError("unreachable")
+        attempt += 1
+        out = await run_job(pool, registry, job, quick=quick)
+    return out
 
 
 def _browserless(registry: TaskRegistry, inst: TaskInstance, job: Job) -> bool:
@@ -477,6 +478,9 @@ class _NodeJob:
     replays: int = 0
 
 
+ON_ACTOR = "its Ray actor"  # where a replayed episode ran, in ``Report.retried`` (an actor's own replay, not a lost actor)
+
+
 def registry_at(root: str | None, store: Any) -> TaskRegistry:
     """A cluster node's task source on the node's store: the shipped tasks (``root`` None, wherever
     the package is installed there) or the driver's task folder (at the same path on every node)."""
@@ -495,7 +499,7 @@ async def job_on_node(node: Any, item: _NodeJob) -> tuple[Outcome, list[dict[str
 
     pool = node.cached(("validate", item.screenshots, item.slots), make)
     lost: list[dict[str, Any]] = []
-    out = await run_job_replaying(pool, node.source, item.job, item.replays, lost, where="its Ray actor", quick=item.quick)
+    out = await run_job_replaying(pool, node.source, item.job, item.replays, lost, where=ON_ACTOR, quick=item.quick)
     return out, lost
 
 

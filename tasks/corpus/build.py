@@ -301,12 +301,13 @@ async def build_async(registry: TaskRegistry, task_ids: list[str], seeds: list[i
         if not jobs:
             return
         by_key.update({(c.task, c.seed): c for c in cands})
+        result.episodes += len(jobs)
         t = time.perf_counter()
         try:
             # an episode that could not be played is played once more before its instance is decided
             report = await validate_async(registry, [], [], jobs=jobs, workers=workers, quick=True, on_outcome=collect,
                                           runtime=runtime, replay_errors=1, **engine)  # fmt: skip
-            result.episodes += len(jobs) + len(report.retried)
+            result.episodes += len(report.retried)
         finally:
             result.prove_s += time.perf_counter() - t
 

@@ -65,7 +65,7 @@ def _changes(run_dir: Path, episode_id: str) -> list:
 
 
 def test_oracle_run_and_validation_match_the_local_pool(cluster, store, registry, tmp_path):  # noqa: ANN001
-    from tasks.validate import validate_async
+    from tasks.validate import ON_ACTOR, validate_async
 
     config = dict(agent="oracle", tasks=TASKS, seeds="0", workers=1, time_limit=120)
     remote = run_on_loop(run_async(RunConfig(**config, out=tmp_path / "ray", ray=options(store, tmp_path)), source=registry))
@@ -92,7 +92,8 @@ def test_oracle_run_and_validation_match_the_local_pool(cluster, store, registry
     here = run_on_loop(validate_async(registry, TASKS[:1], seeds, workers=2, with_adversaries=False, quick=True, replay_errors=1))
     sig = lambda rep: [(o.task, o.seed, o.solution, o.signature) for o in rep.outcomes]  # noqa: E731
     assert len(on_ray.outcomes) > 2 * len(seeds) and on_ray.ok, [(o.solution, o.error, o.score, o.reason) for o in on_ray.disagreements]
-    assert sig(on_ray) == sig(here) and not on_ray.retried
+    # no attempt lost with an actor (an errored episode played again on its actor is listed too)
+    assert sig(on_ray) == sig(here) and not [r for r in on_ray.retried if r["actor"] != ON_ACTOR]
 
 
 DRIVER = """

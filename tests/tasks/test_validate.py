@@ -184,9 +184,7 @@ def test_the_ci_sample_plays_a_fixed_share_of_each_apps_gui_oracles(registry: Ta
     short = [t for t in registry.task_ids() if registry.task(t).template.category != LONG]
     for app in APPS:
         ids = [t for t in short if t.startswith(f"{app}.")]
-        played = [t for t in ids if gui_oracle_in_ci(t)]
-        assert played and len(played) <= len(ids), app
-        assert [t for t in ids if gui_oracle_in_ci(t)] == played  # the same templates every run
+        assert any(gui_oracle_in_ci(t) for t in ids), f"CI plays none of {app}'s GUI oracles"
     share = sum(1 for t in short if gui_oracle_in_ci(t)) / len(short)
     assert abs(share - 1 / GUI_ORACLE_EVERY) < 0.15, share
     kinds = [(0, "oracle", "oracle", "gui"), (0, "noop", "noop", "none"), (0, "late", "wrong_value", "direct")]
