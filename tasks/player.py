@@ -69,6 +69,9 @@ class PlayResult:
     ended: bool = False  # the episode ended (answer, infeasible, max steps)
 
 
+# An element's own text, without its children's (an option's name line without its detail line).
+_OWN_TEXT_JS = "els => els.map(e => [...e.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent).join('').trim())"
+
 # One round trip per look at the page: how many elements match, and for the one that does, where it
 # is, what a click at the chosen point would hit, its scroll container and its value.
 _PROBE_JS = """
@@ -458,7 +461,17 @@ class Player:
         await self.send({"action": "left_click", "x": x, "y": y})
         await self.send({"action": "type", "text": step.text})
         listbox = info.get("controls")
-        option = Target(role="option", name=step.option or step.text, exact=False,
+        name = step.option or step.text
+        option = Target(role="option", name=name, exact=False,
                         within=Target(css=f"[id='{listbox}']") if listbox else None)
-        ox, oy, _ = await self.point(option)  # waits for the server's suggestions to show
+        try:
+            ox, oy, _ = await self.point(option)  # waits for the server's suggestions to show
+        except _Fail:
+            # Several suggestions contain the name (Quest Savings Bank and Quest Savings Bank Europe):
+            # take the one whose own line is exactly the name, as a person reading the list would.
+            own = await self.locator(option).evaluate_all(_OWN_TEXT_JS)
+            if own.count(name) != 1:
+                raise
+            option = option.model_copy(update={"nth": own.index(name)})
+            ox, oy, _ = await self.point(option)
         await self.send({"action": "left_click", "x": ox, "y": oy})

@@ -137,6 +137,33 @@ def test_a_step_with_if_shown_plays_only_when_its_element_shows(pool, store) -> 
         parse_steps([{"click": "Save", "else_shown": "Done"}])
 
 
+def test_a_lookup_takes_the_suggestion_named_exactly_when_several_contain_the_name(pool, store) -> None:  # noqa: ANN001
+    """An account whose name another account's contains (a parent and its regional subsidiaries): every
+    suggestion matches the typed name, and the player takes the one whose own line is exactly it."""
+    conn = sqlite3.connect(f"file:{store.template(0)}?mode=ro", uri=True)
+    acct, name = conn.execute(
+        "select a.id, a.name from crm_account a where (select count(*) from crm_account x where x.name = a.name) = 1 "
+        "and exists (select 1 from crm_account t where t.id != a.id and instr(t.name, a.name) > 0) order by a.id").fetchone()
+    owner = conn.execute("select u.username from crm_account a join identity_user u on u.id = a.owner_id where a.id = ?", (acct,)).fetchone()[0]
+    conn.close()
+    dialog = {"role": "dialog", "name": "New Opportunity: New Business"}
+    steps = [
+        {"click": {"role": "button", "name": "New", "within": {"role": "group", "name": "List actions"}}},
+        {"click": {"role": "button", "name": "Next", "within": {"role": "dialog", "name": "New Opportunity"}}},
+        {"fill": {"label": "Opportunity Name", "within": dialog}, "text": f"{name} - Lookup Check"},
+        {"lookup": {"role": "combobox", "name": "Account Name", "exact": False, "within": dialog}, "text": name},
+        {"fill": {"label": "Close Date", "within": dialog}, "text": "2027-01-15"},
+        {"select": {"label": "Stage", "within": dialog}, "option": "Prospecting"},
+        {"click": {"role": "button", "name": "Save", "within": dialog}},
+        {"wait_for": {"role": "heading", "name": f"{name} - Lookup Check"}},
+    ]
+    _, error, world = run(_play(pool, steps, start="/opportunities", persona=owner))
+    assert error is None, error
+    db = sqlite3.connect(f"file:{world}?mode=ro", uri=True)
+    assert db.execute("select account_id from crm_opportunity where name = ?", (f"{name} - Lookup Check",)).fetchone() == (acct,)
+    db.close()
+
+
 def test_a_long_text_is_typed_in_bursts_that_join_to_it() -> None:
     words = " ".join(f"word{i}" for i in range(300))  # about 2,000 characters
     parts = type_bursts(words)
