@@ -175,8 +175,8 @@ def test_long_horizon_tasks_name_their_apps_in_the_episode_spec(registry: TaskRe
         spec = registry.get(tid, 0)
         assert t.id.startswith("long-") and len({t.app, *t.apps}) >= 3, tid
         assert spec.apps == tuple(t.apps) and set(spec.apps) <= installed and spec.app not in spec.apps
-        # milestones (tasks/README.md): each expectation of a changes check and each other check that is not a guard,
-        # named and weighted; 4 to 12 of them, up to 20 for a task of 200-500 actions
+        # milestones (tasks/README.md): each expectation of a changes check (named, weighted) and each other check that
+        # is not a guard (named); 4 to 12 of them, up to 20 for a task of 200-500 actions
         checks = t.verifier["checks"]
         expect = [e for c in checks if c["kind"] == "changes" for e in c["expect"]]
         others = [c for c in checks if c["kind"] != "changes" and not c.get("guard")]
