@@ -3,6 +3,7 @@ new sheets."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote
 
 from fastapi import APIRouter, Body, Form, HTTPException, Request
@@ -59,8 +60,38 @@ def sheet_page(request: Request, session: SessionDep, user: CurrentUser, clock: 
             " active" if active else "", sh.col_name(col), autofilter["cols"][col], icon("filter" if active else "down", "icon-sm"))
 
     return page(request, session, user, "drive/sheet.html", item=item, role=role, crumbs=lib.path_of(session, item), sheets=sheets, current=current,
-                grid=grid, grid_body=sh.grid_body(grid, hidden, autofilter, filter_button), grid_style=sh.grid_style(grid), circular=circular, display_name=lib.display_name,
+                grid=grid, grid_body=mark_clipped(sh.grid_body(grid, hidden, autofilter, filter_button), grid), grid_style=sh.grid_style(grid) + gridlines(grid), circular=circular, display_name=lib.display_name,
                 autofilter=autofilter, hidden=hidden, charts=charts, chart_kinds=ch.CHART_LABELS)
+
+
+# Widest character of the grid's font (13 px) in pixels: a value is marked for clipping when it may not fit.
+WIDEST_CHAR_PX = 9
+_CELL_TAG = re.compile(r'<td data-ref="([A-Z]+[0-9]+)"')
+
+
+def mark_clipped(body: Markup, grid: dict) -> Markup:
+    """The grid body with ``data-clip`` on each cell whose text may be wider than its column (only those
+    are clipped: see drive.css). Estimated from the text's length, erring towards clipping, which
+    changes nothing on screen when the text fits."""
+    widths = grid["widths"]
+    clip = {c.ref for c in grid["cells"].values() if len(c.value) * WIDEST_CHAR_PX + sh.CELL_PAD_PX > widths.get(c.col, sh.DEFAULT_COL_PX)}
+    if not clip:
+        return body
+    return Markup(_CELL_TAG.sub(lambda m: f'<td data-clip data-ref="{m[1]}"' if m[1] in clip else m[0], str(body)))
+
+
+GRIDLINE, ROW_PX = "#e1dfdd", 22  # drive.css: the gridlines' colour, a row's height
+
+
+def gridlines(grid: dict) -> Markup:
+    """The cells' gridlines as one background of the row group, over white: a line under every row
+    (22 px) and one at the right edge of each column (the columns' widths are the server's, see ``sheets.grid_style``)."""
+    layers = [f"linear-gradient(#0000 {ROW_PX - 1}px,{GRIDLINE} {ROW_PX - 1}px) 0 0/100% {ROW_PX}px repeat-y"]
+    x = grid["header_width"]
+    for col in range(1, grid["cols"] + 1):
+        x += grid["widths"].get(col, sh.DEFAULT_COL_PX)
+        layers.append(f"linear-gradient({GRIDLINE},{GRIDLINE}) {x - 1}px 0/1px 100% no-repeat")
+    return Markup(".grid tbody{background:" + ",".join(layers) + " #fff}")  # white cells, as Excel's
 
 
 def chart_updates(session, item_id: int, changed: list[Cell]) -> list[dict]:  # noqa: ANN001

@@ -15,6 +15,8 @@
   const cells = new Map();
   grid.querySelectorAll("td[data-ref]").forEach((td) => cells.set(td.dataset.ref, td));
   const cellAt = (ref) => cells.get(ref) || null;
+  // A value this long may be wider than a default column: clipped (the server's mark uses the column's width).
+  const CLIP_CHARS = 10;
   // What was typed in a cell: data-input when it differs from what is shown (a formula), else the text.
   const inputOf = (td) => (td.dataset.input !== undefined ? td.dataset.input : shownOf(td));
   const shownOf = (td) => (td.dataset.shown !== undefined ? td.dataset.shown : td.textContent);
@@ -76,6 +78,7 @@
   }
   function paint(td, cell) {
     td.textContent = cell.value || "";
+    td.toggleAttribute("data-clip", (cell.value || "").length >= CLIP_CHARS);
     if ("input" in cell) { if (cell.input) td.dataset.input = cell.input; else delete td.dataset.input; }
     td.classList.toggle("num", cell.number !== null && cell.number !== undefined);
     if (cell.error) td.dataset.error = cell.error; else delete td.dataset.error;
