@@ -14,6 +14,7 @@ from ...ui import redirect
 from .. import documents as docs
 from .. import library as lib
 from ..access import require
+from ..editor_html import editor_html
 from ..models import Comment, Site, Suggestion
 from .common import page
 
@@ -38,8 +39,9 @@ def doc_page(request: Request, session: SessionDep, user: CurrentUser, clock: Cl
         para = docs.block_text(blocks[s.block_position]) if s.block_position < len(blocks) else ""
         before, after = para[max(0, s.offset - 40): s.offset], para[s.offset + len(s.anchor): s.offset + len(s.anchor) + 40]
         shown.append({"s": s, "label": lib.describe(s), "before": ("…" if s.offset > 40 else "") + before, "after": after + ("…" if len(para) > s.offset + len(s.anchor) + 40 else "")})
+    delta = docs.to_delta(blocks)
     return page(request, session, user, "drive/document.html", item=item, role=role, crumbs=lib.path_of(session, item),
-                delta=json.dumps(docs.to_delta(blocks)), blocks=blocks, comments=comments, people=people, display_name=lib.display_name,
+                delta=json.dumps(delta), doc_html=editor_html(delta), blocks=blocks, comments=comments, people=people, display_name=lib.display_name,
                 suggestions=shown)
 
 

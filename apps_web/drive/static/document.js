@@ -25,7 +25,21 @@
   });
   const label = document.querySelector("#toolbar .ql-header .ql-picker-label");
   if (label) label.setAttribute("aria-label", "Style");
-  quill.setContents(JSON.parse(document.getElementById("doc-delta").textContent), "silent");
+  // The document's content: the server's rendering of it (#doc-html) read by Quill as its blots, which
+  // is much faster than building a long document from the Delta; the Delta stays the truth: when the
+  // editor's contents are not equal to it, it is set from the Delta instead.
+  const delta = JSON.parse(document.getElementById("doc-delta").textContent);
+  const drawn = document.getElementById("doc-html");
+  const Delta = Quill.import("delta");
+  const canonical = (ops) => JSON.stringify(new Delta().compose(new Delta(ops)).ops.map((op) => [op.insert, Object.entries(op.attributes || {}).sort()]));
+  let from = "delta";
+  if (drawn) {
+    quill.root.replaceChildren(drawn.content);
+    quill.update("silent");
+    if (canonical(quill.getContents().ops) === canonical(delta.ops)) from = "server";
+  }
+  if (from !== "server") quill.setContents(delta, "silent");
+  el.dataset.drawn = from;
   quill.history.clear();
   const state = document.getElementById("save-state");
   let dirty = false, lastRange = null;
