@@ -35,7 +35,13 @@
   let from = "delta";
   if (drawn) {
     quill.root.replaceChildren(drawn.content);
-    quill.update("silent");
+    // Quill's blots read from the new children at once (its update() would replay them as mutations,
+    // twice as slow), and the editor's own copy of the contents taken from them.
+    const scroll = quill.scroll;
+    if (scroll.observer && scroll.build && quill.editor && quill.editor.getDelta) {
+      scroll.observer.takeRecords(); scroll.build(); scroll.optimize();
+      quill.editor.delta = quill.editor.getDelta();
+    } else quill.update("silent");
     if (canonical(quill.getContents().ops) === canonical(delta.ops)) from = "server";
   }
   if (from !== "server") quill.setContents(delta, "silent");
