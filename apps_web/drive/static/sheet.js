@@ -76,9 +76,9 @@
     paint(current, { value: current.dataset.shown || "" });
     select(current);
   }
+  function show(td, text) { td.textContent = text; td.toggleAttribute("data-clip", text.length >= CLIP_CHARS); }
   function paint(td, cell) {
-    td.textContent = cell.value || "";
-    td.toggleAttribute("data-clip", (cell.value || "").length >= CLIP_CHARS);
+    show(td, cell.value || "");
     if ("input" in cell) { if (cell.input) td.dataset.input = cell.input; else delete td.dataset.input; }
     td.classList.toggle("num", cell.number !== null && cell.number !== undefined);
     if (cell.error) td.dataset.error = cell.error; else delete td.dataset.error;
@@ -88,7 +88,7 @@
     const td = current;
     const before = td.dataset.input || "";
     editor.remove(); editor = null;
-    td.textContent = text.startsWith("=") ? "" : text;
+    show(td, text.startsWith("=") ? "" : text);
     select(td); move(dr, dc);
     if (text === before) { td.textContent = td.dataset.shown !== undefined ? td.dataset.shown : td.textContent; return send(null); }
     await send({ sheet: grid.dataset.sheet, ref: td.dataset.ref, input: text });

@@ -67,9 +67,11 @@ def test_only_text_wider_than_its_column_is_clipped_and_gridlines_are_drawn(brow
         page.keyboard.type(long)
         page.keyboard.press("Enter")
         expect(cell("A2")).to_have_text(long)
+        expect(grid).not_to_have_attribute("data-busy", "1")
         assert cell("A2").evaluate(overflow)[:2] == ["hidden", "ellipsis"]
         cell("A2").click()
         page.keyboard.type("Initech")
         page.keyboard.press("Enter")
         expect(cell("A2")).to_have_text("Initech")
+        expect(grid).not_to_have_attribute("data-busy", "1")
         assert cell("A2").evaluate(overflow)[0] == "visible"
