@@ -10,8 +10,8 @@ Quill's markup for the formats the drive keeps: a line is ``<p>``, ``<h1>``-``<h
 Title); list items of either kind share one ``<ol>`` (``<li data-list="bullet|ordered">`` with the UI
 span Quill puts first); table cells are ``<td data-row>`` grouped into ``<tr>`` by row id and into one
 ``<table><tbody>``; an empty line or cell holds ``<br>``. Inline formats nest in Quill's order, bold
-outermost and the link innermost, and neighbouring runs share their common outer tags; a link whose scheme Quill does not allow points to
-``about:blank``, as Quill makes it.
+outermost and the link innermost, and neighbouring runs share their common outer tags; a link whose
+scheme Quill does not allow points to ``about:blank``, as Quill makes it.
 """
 
 from __future__ import annotations

@@ -72,7 +72,9 @@ _CELL_TAG = re.compile(r'<td data-ref="([A-Z]+[0-9]+)"')
 def mark_clipped(body: Markup, grid: dict) -> Markup:
     """The grid body with ``data-clip`` on each cell whose text may be wider than its column (only those
     are clipped: see drive.css). Estimated from the text's length, erring towards clipping, which
-    changes nothing on screen when the text fits."""
+    changes nothing on screen when the text fits. Marked here rather than in ``sheets.grid_body``
+    because ``sheets.py`` is one of the drive's data files (``data_files``): any change to it is a new
+    world version, which makes every proven corpus instance stale."""
     widths = grid["widths"]
     clip = {c.ref for c in grid["cells"].values() if len(c.value) * WIDEST_CHAR_PX + sh.CELL_PAD_PX > widths.get(c.col, sh.DEFAULT_COL_PX)}
     if not clip:
@@ -85,7 +87,7 @@ GRIDLINE, ROW_PX = "#e1dfdd", 22  # drive.css: the gridlines' colour, a row's he
 
 def gridlines(grid: dict) -> Markup:
     """The cells' gridlines as one background of the row group, over white: a line under every row
-    (22 px) and one at the right edge of each column (the columns' widths are the server's, see ``sheets.grid_style``)."""
+    (22 px) and one at the right edge of each column (the widths of ``sheets.grid_style``)."""
     layers = [f"linear-gradient(#0000 {ROW_PX - 1}px,{GRIDLINE} {ROW_PX - 1}px) 0 0/100% {ROW_PX}px repeat-y"]
     x = grid["header_width"]
     for col in range(1, grid["cols"] + 1):
