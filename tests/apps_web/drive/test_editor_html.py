@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from apps_web.drive import documents as docs
 from apps_web.drive.editor_html import editor_html
 
-from .conftest import client_for, my_root, rows, signed_in_page, user
+from .conftest import client_for, my_root, rows, user
 
 pytestmark = pytest.mark.browser
 
@@ -55,12 +55,6 @@ COMPARE = """([ops, html]) => {
 @pytest.fixture(scope="module")
 def me(world):
     return user(world, "sales_rep", 3)
-
-
-@pytest.fixture(scope="module")
-def page(browser, live_host, world, me):
-    with signed_in_page(browser, live_host, world, me[1]) as (_context, page):
-        yield page
 
 
 def new_document(live_host, world, me, name: str, blocks: list) -> int:
