@@ -9,15 +9,16 @@ from sqlmodel import Session, select
 
 from ...identity.models import User
 from ...ui import render
-from ..access import visible_ids
+from ..access import visible_roots
 from ..library import personal_site
 from ..models import Site
 
 
 def sites_for(session: Session, user: User, visible: set[int] | None = None) -> list[Site]:
     """The team sites and data rooms the user can open (the left rail's "Sites")."""
-    visible = visible_ids(session, user) if visible is None else visible
-    return [s for s in session.exec(select(Site).where(Site.kind != "personal").order_by(Site.kind, Site.name)).all() if s.root_id in visible]
+    sites = list(session.exec(select(Site).where(Site.kind != "personal").order_by(Site.kind, Site.name)).all())
+    visible = visible_roots(session, user, sites) if visible is None else visible
+    return [s for s in sites if s.root_id in visible]
 
 
 def company_of(request: Request) -> str:
