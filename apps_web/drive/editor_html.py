@@ -26,6 +26,7 @@ TAGS = {"bold": "strong", "italic": "em", "underline": "u"}
 LIST_UI = '<span class="ql-ui" contenteditable="false"></span>'
 LINK_PROTOCOLS = ("http", "https", "mailto", "tel", "sms")  # Quill's Link.PROTOCOL_WHITELIST
 _SCHEME = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*):")
+Run = tuple[tuple[tuple[str, Any], ...], str]  # the run's formats, outermost first, and its text
 
 
 def safe_href(url: str) -> str:
@@ -37,10 +38,10 @@ def safe_href(url: str) -> str:
     return url if m is None or m[1].lower() in LINK_PROTOCOLS else "about:blank"
 
 
-def _lines(ops: list[dict[str, Any]]) -> list[tuple[list[tuple[tuple[tuple[str, Any], ...], str]], dict[str, Any]]]:
-    """The Delta's lines: each a list of runs (formats outermost first, text) and the line's format."""
-    lines: list[tuple[list[tuple[tuple[tuple[str, Any], ...], str]], dict[str, Any]]] = []
-    runs: list[tuple[tuple[tuple[str, Any], ...], str]] = []
+def _lines(ops: list[dict[str, Any]]) -> list[tuple[list[Run], dict[str, Any]]]:
+    """The Delta's lines: each its runs and the line's format."""
+    lines: list[tuple[list[Run], dict[str, Any]]] = []
+    runs: list[Run] = []
     for op in ops:
         text = op.get("insert")
         if not isinstance(text, str):
@@ -59,7 +60,7 @@ def _lines(ops: list[dict[str, Any]]) -> list[tuple[list[tuple[tuple[tuple[str, 
     return lines
 
 
-def _inline(runs: list[tuple[tuple[tuple[str, Any], ...], str]]) -> str:
+def _inline(runs: list[Run]) -> str:
     """Runs as nested inline tags: consecutive runs with the same outermost format share its tag."""
     out: list[str] = []
     i = 0

@@ -53,6 +53,7 @@ def sheet_page(request: Request, session: SessionDep, user: CurrentUser, clock: 
         values = {(c.row, c.col): (c.value, c.number) for c in grid["cells"].values()}
         charts = [(x, ch.svg(x, ch.read(values, x.source))) for x in charts]
     hidden = sh.hidden_rows(session, current)
+    limits = clip_limits(grid)
 
     def filter_button(col: int) -> Markup:
         active = col in autofilter["criteria"]
@@ -60,7 +61,7 @@ def sheet_page(request: Request, session: SessionDep, user: CurrentUser, clock: 
             " active" if active else "", sh.col_name(col), autofilter["cols"][col], icon("filter" if active else "down", "icon-sm"))
 
     return page(request, session, user, "drive/sheet.html", item=item, role=role, crumbs=lib.path_of(session, item), sheets=sheets, current=current,
-                grid=grid, grid_body=mark_clipped(sh.grid_body(grid, hidden, autofilter, filter_button), grid), grid_style=sh.grid_style(grid) + gridlines(grid), circular=circular, display_name=lib.display_name,
+                grid=grid, grid_body=mark_clipped(sh.grid_body(grid, hidden, autofilter, filter_button), grid, limits), clip_at=",".join(map(str, limits)), grid_style=sh.grid_style(grid) + gridlines(grid), circular=circular, display_name=lib.display_name,
                 autofilter=autofilter, hidden=hidden, charts=charts, chart_kinds=ch.CHART_LABELS)
 
 
@@ -69,14 +70,19 @@ WIDEST_CHAR_PX = 9
 _CELL_TAG = re.compile(r'<td data-ref="([A-Z]+[0-9]+)"')
 
 
-def mark_clipped(body: Markup, grid: dict) -> Markup:
+def clip_limits(grid: dict) -> list[int]:
+    """Per column (A first), the longest value sure to fit its width at the widest character: a longer
+    one is clipped. The page gets the list too (``data-clip-at``), so a typed value is judged alike."""
+    return [(grid["widths"].get(col, sh.DEFAULT_COL_PX) - sh.CELL_PAD_PX) // WIDEST_CHAR_PX for col in range(1, grid["cols"] + 1)]
+
+
+def mark_clipped(body: Markup, grid: dict, limits: list[int]) -> Markup:
     """The grid body with ``data-clip`` on each cell whose text may be wider than its column (only those
-    are clipped: see drive.css). Estimated from the text's length, erring towards clipping, which
-    changes nothing on screen when the text fits. Marked here rather than in ``sheets.grid_body``
-    because ``sheets.py`` is one of the drive's data files (``data_files``): any change to it is a new
-    world version, which makes every proven corpus instance stale."""
-    widths = grid["widths"]
-    clip = {c.ref for c in grid["cells"].values() if len(c.value) * WIDEST_CHAR_PX + sh.CELL_PAD_PX > widths.get(c.col, sh.DEFAULT_COL_PX)}
+    are clipped: see drive.css), erring towards clipping, which changes nothing on screen when the text
+    fits. Marked here rather than in ``sheets.grid_body`` because ``sheets.py`` is one of the drive's
+    data files (``data_files``): any change to it is a new world version, which makes every proven
+    corpus instance stale."""
+    clip = {c.ref for c in grid["cells"].values() if len(c.value) > limits[c.col - 1]}
     if not clip:
         return body
     return Markup(_CELL_TAG.sub(lambda m: f'<td data-clip data-ref="{m[1]}"' if m[1] in clip else m[0], str(body)))

@@ -15,8 +15,8 @@
   const cells = new Map();
   grid.querySelectorAll("td[data-ref]").forEach((td) => cells.set(td.dataset.ref, td));
   const cellAt = (ref) => cells.get(ref) || null;
-  // A value this long may be wider than a default column: clipped (the server's mark uses the column's width).
-  const CLIP_CHARS = 10;
+  // Per column, the longest value sure to fit its width (the server's rule): a longer one is clipped.
+  const clipAt = (grid.dataset.clipAt || "").split(",").map(Number);
   // What was typed in a cell: data-input when it differs from what is shown (a formula), else the text.
   const inputOf = (td) => (td.dataset.input !== undefined ? td.dataset.input : shownOf(td));
   const shownOf = (td) => (td.dataset.shown !== undefined ? td.dataset.shown : td.textContent);
@@ -76,7 +76,7 @@
     paint(current, { value: current.dataset.shown || "" });
     select(current);
   }
-  function show(td, text) { td.textContent = text; td.toggleAttribute("data-clip", text.length >= CLIP_CHARS); }
+  function show(td, text) { td.textContent = text; td.toggleAttribute("data-clip", !(text.length <= clipAt[parse(td.dataset.ref)[1] - 1])); }
   function paint(td, cell) {
     show(td, cell.value || "");
     if ("input" in cell) { if (cell.input) td.dataset.input = cell.input; else delete td.dataset.input; }
