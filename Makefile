@@ -4,7 +4,7 @@ PORT ?= 8765
 WORKERS ?= auto
 RUN_WORKERS ?= 4
 
-.PHONY: setup run serve test validate bench clean
+.PHONY: setup run serve test test-long validate bench clean
 
 setup:
 	@bash scripts/setup.sh
@@ -17,15 +17,18 @@ run: setup
 serve: setup
 	$(PY) -m sandbox.cli serve --port $(PORT)
 
-# The suite without the templates' validation sweep (that is `make validate`; CI runs both).
+# The suite without the tests that take minutes each (marked long: `make test-long`; CI runs both).
 test: setup
-	$(PY) -m pytest -n $(WORKERS) --dist loadgroup -q --durations=15 -m "not sweep"
+	$(PY) -m pytest -n $(WORKERS) --dist loadgroup -q --durations=15 -m "not long"
 
-# Every template at seed 0 on the env pool: oracle, no-op agent, near-misses, adversaries. GUI_ORACLE_EVERY=1
-# plays every template's GUI oracle; CI plays a fixed half (GUI_ORACLE_EVERY=2) to keep within its time.
-GUI_ORACLE_EVERY ?= 1
+# The long tests: every template at seed 0 on the env pool (oracle, no-op agent, near-misses,
+# adversaries; the GUI oracles of a fixed half of the templates) and the runs on a local Ray cluster.
+test-long: setup
+	$(PY) -m pytest -n $(WORKERS) --dist loadgroup -q --durations=15 -m long
+
+# The templates' validation with every template's GUI oracle.
 validate: setup
-	SANDBOX_VALIDATE_GUI_ORACLE_EVERY=$(GUI_ORACLE_EVERY) $(PY) -m pytest tests/tasks/test_validate.py -m sweep -n $(WORKERS) --dist loadgroup -q --durations=10
+	SANDBOX_VALIDATE_GUI_ORACLE_EVERY=1 $(PY) -m pytest tests/tasks/test_validate.py -m long -n $(WORKERS) --dist loadgroup -q --durations=10
 
 bench: setup
 	$(PY) -m bench

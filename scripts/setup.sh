@@ -24,7 +24,7 @@ stamp=.venv/.cua-sandbox-installed
 want=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   # The dev extra holds what the suite tests for real: the MCP SDK, datasets, OpenEnv's clients and Ray
-  # (the cluster runner's tests start a local Ray cluster; `make test` runs them).
+  # (the cluster runner's tests start a local Ray cluster; `make test-long` runs them).
   echo "setup: installing cua-sandbox and its dev extras into .venv"
   .venv/bin/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
   .venv/bin/python -m pip install -q -e '.[dev]'

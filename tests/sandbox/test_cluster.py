@@ -25,7 +25,8 @@ from sandbox.trajectory import load_run  # noqa: E402
 # The sandbox's background loop, not asyncio.run: another test of the worker may own this thread's loop.
 run_on_loop = background_loop().run
 
-pytestmark = [pytest.mark.ray, pytest.mark.browser, pytest.mark.xdist_group("ray")]
+# Minutes on one test worker (a cluster of three nodes, each actor its own Chromium): `make test-long`.
+pytestmark = [pytest.mark.ray, pytest.mark.browser, pytest.mark.long, pytest.mark.xdist_group("ray")]
 
 ROOT = Path(__file__).resolve().parents[2]
 # Short CRM and desk tasks: world changes of two apps, a dialog, an inline edit and a form.

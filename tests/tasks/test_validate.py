@@ -1,7 +1,8 @@
 """The CI sample of `sandbox validate`: every template at seed 0, on the env pool, in real Chromium.
 
-The sweeps (marked ``sweep``) are `make validate`, which CI runs after `make test`; `make test` keeps this
-module's other tests (the sample's rules, a bad instance, verdicts the same twice).
+The sweeps (marked ``long``) run in `make test-long`, which CI runs after `make test`, and in `make validate`
+(every GUI oracle); `make test` keeps this module's other tests (the sample's rules, a bad instance,
+verdicts the same twice).
 
 The oracle (and the tool oracle where a task allows tools) must pass with score 1; the no-op agent
 and the near-misses must fail. The GUI oracle plays for one template in ``GUI_ORACLE_EVERY`` (a fixed
@@ -102,7 +103,7 @@ def _explain(report) -> str:  # noqa: ANN001
 
 
 @pytest.mark.slow
-@pytest.mark.sweep
+@pytest.mark.long
 @pytest.mark.parametrize(("app", "part", "parts"), CASES, ids=[f"{a}-{k + 1}of{n}" if n > 1 else a for a, k, n in CASES])
 def test_every_template_validates_at_seed_0(registry: TaskRegistry, runtime, app: str, part: int, parts: int) -> None:  # noqa: ANN001
     ids = [t for t in registry.task_ids() if t.startswith(f"{app}.") and registry.task(t).template.category != LONG]
@@ -121,7 +122,7 @@ def test_every_template_validates_at_seed_0(registry: TaskRegistry, runtime, app
 
 
 @pytest.mark.slow
-@pytest.mark.sweep
+@pytest.mark.long
 def test_long_horizon_templates_validate_at_seed_0(registry: TaskRegistry, runtime) -> None:  # noqa: ANN001
     ids = [t for t in registry.task_ids() if registry.task(t).template.category == LONG]
     assert ids, "no long-horizon templates"
