@@ -56,22 +56,22 @@ async def _timed(fn: Callable[[], Awaitable[Any]]) -> float:
 
 async def interleave(floor: Callable[[], Awaitable[Any]], subject: Callable[[], Awaitable[Any]]) -> tuple[list[float], list[float]]:
     """Floor and subject samples taken alternately (ABAB...), so load swings hit both alike."""
-    f: list[float] = []
-    s: list[float] = []
-    for fn in (floor, subject):  # warm-up
+    f, s = await interleave_all(floor, subject)
+    return f, s
+
+
+async def interleave_all(*fns: Callable[[], Awaitable[Any]]) -> list[list[float]]:
+    """Samples of each measure taken in turn, the order rotating every round (ABC, BCA, ...), so load
+    swings and whatever one leaves behind hit them all alike; one list of samples per measure."""
+    out: list[list[float]] = [[] for _ in fns]
+    for fn in fns:  # warm-up
         for _ in range(3):
             await fn()
     for i in range(ROUNDS * PER_ROUND):
-        first, second = (floor, subject) if i % 2 == 0 else (subject, floor)
-        a = await _timed(first)
-        b = await _timed(second)
-        if first is floor:
-            f.append(a)
-            s.append(b)
-        else:
-            s.append(a)
-            f.append(b)
-    return f, s
+        for k in range(len(fns)):
+            j = (i + k) % len(fns)
+            out[j].append(await _timed(fns[j]))
+    return out
 
 
 def _all_pids(runtime: Any) -> list[int]:
