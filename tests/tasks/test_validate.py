@@ -1,8 +1,8 @@
 """The CI sample of `sandbox validate`: every template at seed 0, on the env pool, in real Chromium.
 
-The sweeps (marked ``long``) run in `make test-long`, which CI runs after `make test`, and in `make validate`
-(every GUI oracle); `make test` keeps this module's other tests (the sample's rules, a bad instance,
-verdicts the same twice).
+The sweeps and the verdicts played twice (marked ``long``) run in `make test-long`, which CI runs after
+`make test`, and in `make validate` (every GUI oracle); `make test` keeps this module's other tests (the
+sample's rules, a bad instance).
 
 The oracle (and the tool oracle where a task allows tools) must pass with score 1; the no-op agent
 and the near-misses must fail. The GUI oracle plays for one template in ``GUI_ORACLE_EVERY`` (a fixed
@@ -158,6 +158,7 @@ def test_the_templates_cover_every_category(registry: TaskRegistry) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.long
 def test_verdicts_are_the_same_twice(registry: TaskRegistry, runtime) -> None:  # noqa: ANN001
     # The oracles and near-misses twice (the generic adversaries replay the same oracles: the per-app
     # tests and `sandbox validate --repeat 2` run them).
