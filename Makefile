@@ -1,4 +1,5 @@
-# Two commands: `make run` (the main job) and `make test` (the whole suite). Both set themselves up.
+# Two commands: `make run` (the main job) and `make test` (the suite; `make test-long` has the tests that
+# take minutes each, and CI runs both). Both set themselves up.
 PY := .venv/bin/python
 PORT ?= 8765
 WORKERS ?= auto
@@ -22,7 +23,8 @@ test: setup
 	$(PY) -m pytest -n $(WORKERS) --dist loadgroup -q --durations=15 -m "not long"
 
 # The long tests: every template at seed 0 on the env pool (oracle, no-op agent, near-misses,
-# adversaries; the GUI oracles of a fixed half of the templates) and the runs on a local Ray cluster.
+# adversaries; the GUI oracles of a fixed half of the templates), three templates played twice, and the
+# runs on a local Ray cluster.
 test-long: setup
 	$(PY) -m pytest -n $(WORKERS) --dist loadgroup -q --durations=15 -m long
 
