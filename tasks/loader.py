@@ -422,7 +422,7 @@ def _macros_of(path: Path, errors: list[TaskFileError]) -> dict[str, Macro]:
     return macros
 
 
-def load_dir(root: Path | str, *, schema: Any = None, shipped: Path | str | None = None,
+def load_dir(root: Path | str, *, schema: Any = None, shipped: Path | str | None = None, names: set[str] | None = None,
              ) -> tuple[dict[str, LoadedTask], list[TaskFileError]]:
     """Every task of ``root/<app>/*.yaml`` (files starting with '_' are not tasks), keyed by
     qualified id (``crm.opportunity-close-won``): ids are unique per app. Returns the tasks and the
@@ -431,7 +431,9 @@ def load_dir(root: Path | str, *, schema: Any = None, shipped: Path | str | None
     Macros: ``root/_macros.yaml`` serves every app, ``root/<app>/_macros.yaml`` its app (and wins).
     With ``shipped`` (the shipped tasks folder, for a folder of the author's own), the shipped
     macros are seen too, under the folder's own. Every app's macros are also seen qualified,
-    ``<app>.<name>``, by the tasks that declare the app in ``apps`` (multi-app tasks)."""
+    ``<app>.<name>``, by the tasks that declare the app in ``apps`` (multi-app tasks).
+
+    ``names``: only the task files of these names (without ``.yaml``) are read and checked."""
     root = Path(root)
     tasks: dict[str, LoadedTask] = {}
     errors: list[TaskFileError] = []
@@ -454,7 +456,7 @@ def load_dir(root: Path | str, *, schema: Any = None, shipped: Path | str | None
         macros.update(own_shared)
         macros.update(own_app_macros[app_dir.name])
         for path in sorted(app_dir.glob("*.yaml")):
-            if path.name.startswith("_"):
+            if path.name.startswith("_") or (names is not None and path.stem not in names):
                 continue
             try:
                 task = load_task(path, macros=macros, schema=schema)

@@ -81,6 +81,18 @@ class TaskRegistry:
         self._instances: OrderedDict[tuple[str, int], TaskInstance] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
+        self._only: str | None = None
+
+    @classmethod
+    def for_task(cls, task_id: str, root: Path | str = TASKS_DIR, **kwargs: Any) -> TaskRegistry:
+        """A registry of the one task ``task_id`` names (any accepted form): only the files named
+        after it are read and checked, which a command that plays one task (a shell agent's
+        ``sandbox app start`` and ``verify``) needs instead of checking ~300 templates each time.
+        When no file is named after it, the whole folder is loaded, so an unknown id lists the close ones."""
+        registry = cls(root, **kwargs)
+        name = task_id[len(ENV_PREFIX):] if task_id.startswith(ENV_PREFIX) else task_id
+        registry._only = name.rsplit(".", 1)[-1] if "." in name else name
+        return registry
 
     # -- loading
     @property
@@ -93,6 +105,10 @@ class TaskRegistry:
 
     def load(self, *, strict: bool | None = None) -> dict[str, LoadedTask]:
         with self._lock:
+            if self._tasks is None and self._only is not None:
+                tasks, errors = load_dir(self.root, shipped=TASKS_DIR, names={self._only})
+                if tasks or errors:
+                    self._tasks, self._errors = tasks, errors
             if self._tasks is None:
                 self._tasks, self._errors = _load_dir_cached(self.root)
         if (self.strict if strict is None else strict) and self._errors:

@@ -121,7 +121,7 @@ def _spec(fields: dict, env: dict | None = None):  # noqa: ANN001, ANN202
     if not task:
         raise ShellError("which task? give --task TASK (or set SANDBOX_TASK)")
     seed = int(fields.get("seed", os.environ.get(ENV_SEED, 0)))
-    registry = TaskRegistry()
+    registry = TaskRegistry.for_task(str(task))
     try:
         return registry.get(registry.resolve_id(str(task)), seed), seed
     except KeyError as exc:

@@ -199,3 +199,27 @@ def test_a_file_that_does_not_load_fails_a_strict_registry_and_is_left_out_of_a_
     assert lenient.task_ids() == ["crm.opportunity-close-won"]
     assert [e.path.name for e in lenient.errors] == ["broken-one.yaml"]
     assert lenient.instance("crm.opportunity-close-won", 0).instruction
+
+
+def test_a_registry_for_one_task_reads_only_its_file_and_gives_the_same_instance(tmp_path: Path, registry: TaskRegistry, store) -> None:  # noqa: ANN001
+    import shutil
+
+    from tasks.registry import TASKS_DIR, TaskLoadError
+
+    tid = "crm.opportunity-close-won"
+    for form in (tid, "opportunity-close-won", f"sandbox/{tid}"):
+        one = TaskRegistry.for_task(form, store=store)
+        assert one.task_ids() == [tid]
+        a, b = one.instance(form, 3), registry.instance(tid, 3)
+        assert (a.instruction, a.persona, a.start_url, a.params) == (b.instruction, b.persona, b.start_url, b.params)
+    # a broken file beside it is not read; its own file broken is reported
+    (tmp_path / "crm").mkdir()
+    shutil.copy(TASKS_DIR / "crm" / "opportunity-close-won.yaml", tmp_path / "crm")
+    (tmp_path / "crm" / "broken-one.yaml").write_text("id: broken-one\napp: crm\ntitle: Half a task\n")
+    assert TaskRegistry.for_task(tid, tmp_path, store=store).instance(tid, 0).instruction
+    with pytest.raises(TaskLoadError, match="broken-one.yaml"):
+        TaskRegistry.for_task("crm.broken-one", tmp_path, store=store).instance("crm.broken-one", 0)
+    # no file of that name: the whole folder, so the error lists the close ids
+    with pytest.raises(UnknownTask) as info:
+        TaskRegistry.for_task("crm.opportunity-close-wo", store=store).instance("crm.opportunity-close-wo", 0)
+    assert tid in info.value.close
