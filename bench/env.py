@@ -44,6 +44,7 @@ SCALE_STEPS = 15 if QUICK else 40  # in-page steps per episode in the concurrenc
 COUNTS = (1, 2, 4, 8)
 
 INC = (520, 30)  # "Increment" on /counter: a synchronous DOM change
+INC_FETCH = (520, 80)  # "Increment (slow fetch)": the change arrives from a request to the host
 INC_NAV = (480, 130)  # "Increment (new page)": a link
 INC_POST = (520, 180)  # "Increment (form)": POST, 303, GET
 
