@@ -81,18 +81,22 @@ class TaskRegistry:
         self._instances: OrderedDict[tuple[str, int], TaskInstance] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
-        self._only: str | None = None
+        self._only: set[str] | None = None  # the ids of a registry of named tasks (for_tasks)
+
+    @classmethod
+    def for_tasks(cls, task_ids: Iterable[str], root: Path | str = TASKS_DIR, **kwargs: Any) -> TaskRegistry:
+        """A registry of the tasks ``task_ids`` name (any accepted form): only the files named after
+        them are read and checked, which a command that plays a few named tasks (a shell agent's
+        ``sandbox app start`` and ``verify``, ``sandbox run --tasks ID``) needs instead of checking
+        ~300 templates each time. When some id has no file named after it, the whole folder is
+        loaded, so an unknown id lists the close ones."""
+        registry = cls(root, **kwargs)
+        registry._only = {_own_id(t) for t in task_ids}
+        return registry
 
     @classmethod
     def for_task(cls, task_id: str, root: Path | str = TASKS_DIR, **kwargs: Any) -> TaskRegistry:
-        """A registry of the one task ``task_id`` names (any accepted form): only the files named
-        after it are read and checked, which a command that plays one task (a shell agent's
-        ``sandbox app start`` and ``verify``) needs instead of checking ~300 templates each time.
-        When no file is named after it, the whole folder is loaded, so an unknown id lists the close ones."""
-        registry = cls(root, **kwargs)
-        name = task_id[len(ENV_PREFIX):] if task_id.startswith(ENV_PREFIX) else task_id
-        registry._only = name.rsplit(".", 1)[-1] if "." in name else name
-        return registry
+        return cls.for_tasks([task_id], root, **kwargs)
 
     # -- loading
     @property
@@ -105,9 +109,10 @@ class TaskRegistry:
 
     def load(self, *, strict: bool | None = None) -> dict[str, LoadedTask]:
         with self._lock:
-            if self._tasks is None and self._only is not None:
-                tasks, errors = load_dir(self.root, shipped=TASKS_DIR, names={self._only})
-                if tasks or errors:
+            if self._tasks is None and self._only:
+                tasks, errors = load_dir(self.root, shipped=TASKS_DIR, names=self._only)
+                found = {t.id for t in tasks.values()} | {e.path.stem for e in errors}
+                if found >= self._only:
                     self._tasks, self._errors = tasks, errors
             if self._tasks is None:
                 self._tasks, self._errors = _load_dir_cached(self.root)
@@ -197,6 +202,23 @@ class TaskRegistry:
     def summaries(self) -> list[dict[str, Any]]:
         tasks = self.load()
         return [tasks[t].template.summary() for t in self.task_ids()]
+
+
+def _own_id(task_id: str) -> str:
+    """A task's own id (its file's name) from any accepted form of its id."""
+    name = task_id[len(ENV_PREFIX):] if task_id.startswith(ENV_PREFIX) else task_id
+    return name.rsplit(".", 1)[-1]
+
+
+def plain_ids(selectors: str | Iterable[str] | None) -> list[str] | None:
+    """The task ids of a selection that only names tasks (``crm.opportunity-close-won,desk.x``); None
+    when it selects any other way (globs, ``tag:``, ``!``, or nothing: every task)."""
+    if isinstance(selectors, str):
+        selectors = [selectors]
+    tokens = [t.strip() for s in (selectors or []) for t in s.split(",") if t.strip()]
+    if not tokens or any(c in t for t in tokens for c in "*?[]!:"):
+        return None
+    return tokens
 
 
 def episode_spec(inst: TaskInstance, *, reseed: Any = None) -> EpisodeSpec:

@@ -112,9 +112,10 @@ async def run_async(
 
     cluster = ray_options(config.ray)
     if source is None:
-        from tasks.registry import default_registry
+        from tasks.registry import TaskRegistry, default_registry, plain_ids
 
-        source = default_registry()
+        named = plain_ids(config.tasks)  # `--tasks ID,...`: only those files are read and checked
+        source = TaskRegistry.for_tasks(named) if named else default_registry()
     progress = progress or Progress()
     pairs = plan(config, source)
     factory = agent_factory or (lambda: load_agent(config.agent, config.agent_options))

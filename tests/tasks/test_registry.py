@@ -223,3 +223,14 @@ def test_a_registry_for_one_task_reads_only_its_file_and_gives_the_same_instance
     with pytest.raises(UnknownTask) as info:
         TaskRegistry.for_task("crm.opportunity-close-wo", store=store).instance("crm.opportunity-close-wo", 0)
     assert tid in info.value.close
+    two = registry.task_ids()[-1]
+    assert TaskRegistry.for_tasks([tid, two], store=store).task_ids() == sorted({tid, two})
+
+
+def test_only_a_selection_of_plain_ids_names_its_tasks() -> None:
+    from tasks.registry import plain_ids
+
+    assert plain_ids("crm.opportunity-close-won") == ["crm.opportunity-close-won"]
+    assert plain_ids(["crm.a, desk.b", "mail.c"]) == ["crm.a", "desk.b", "mail.c"]
+    for selection in (None, "", [], "crm.*", "crm.a,*close*", "!category:long-horizon", "tag:path", "crm.a,app:desk", "crm.[ab]"):
+        assert plain_ids(selection) is None, selection
