@@ -6,7 +6,7 @@ import datetime as dt
 from functools import lru_cache
 from typing import Any
 
-from jinja2 import StrictUndefined, TemplateSyntaxError, meta, nodes
+from jinja2 import StrictUndefined, TemplateSyntaxError, meta, nodes, pass_context
 from jinja2.sandbox import SandboxedEnvironment
 
 from apps_web.ui import fmt_date, iso_date, money, number
@@ -106,22 +106,37 @@ def evaluate(expr: str, params: dict[str, Any]) -> Any:
     return value
 
 
+_BINDS = "__sql_binds__"  # the render's list of bound values, passed in its context
+
+
+@pass_context  # a context-taking finalize is never run at compile time, so a compiled statement can be reused
+def _bind(context: Any, value: Any) -> str:
+    if isinstance(value, StrictUndefined):
+        value._fail_with_undefined_error()  # an unknown name: an error here, not an Undefined bound into the SQL
+    if isinstance(value, (dt.date, dt.datetime)):
+        value = value.isoformat(sep=" ") if isinstance(value, dt.datetime) else value.isoformat()
+    context[_BINDS].append(value)
+    return "?"
+
+
+SQL = _env(finalize=_bind)
+
+
+@lru_cache(maxsize=4096)
+def _compile_sql(sql: str):
+    try:
+        return SQL.from_string(sql)
+    except TemplateSyntaxError as e:
+        raise RenderError(f"template syntax error: {e.message} in {sql!r}") from None
+
+
 def render_sql(sql: str, params: dict[str, Any]) -> tuple[str, list[Any]]:
     """Render SQL whose ``{{ expr }}`` become ``?`` placeholders bound to the values (quotes,
     apostrophes and types are safe): ``where id = {{ opp.id }}`` -> ``where id = ?``, [12]."""
     binds: list[Any] = []
-
-    def bind(value: Any) -> str:
-        if isinstance(value, (dt.date, dt.datetime)):
-            value = value.isoformat(sep=" ") if isinstance(value, dt.datetime) else value.isoformat()
-        binds.append(value)
-        return "?"
-
-    env = _env(finalize=bind)
+    template = _compile_sql(sql)
     try:
-        text = env.from_string(sql).render(params)
-    except TemplateSyntaxError as e:
-        raise RenderError(f"template syntax error: {e.message} in {sql!r}") from None
+        text = template.render({**params, _BINDS: binds})
     except Exception as e:  # noqa: BLE001
         raise RenderError(f"{e} (in {sql!r})") from None
     return text, binds

@@ -284,3 +284,21 @@ def test_apps_of_a_multi_app_task_and_their_macros(tmp_path: Path) -> None:
     assert macros["mail.new_event_at"].steps[0].goto.startswith("http://mail.localhost/calendar/deeplink/compose?")
     assert macros["crm.open_record"].steps == macros["open_record"].steps
     assert tasks["crm.two-apps"].template.summary()["apps"] == ["mail"]
+
+
+def test_sql_binds_every_value_in_the_order_it_appears_every_time() -> None:
+    """Values become ``?`` bound in order, constants included (a compiled statement is reused, so
+    nothing may be bound at compile time); quotes stay data; a syntax error says so."""
+    import datetime as dt
+
+    from tasks.render import RenderError, render_sql
+
+    sql = "select * from t where a = {{ x }} and b = {{ 5 }} and c = {{ d }}{% for i in xs %} or e = {{ i }}{% endfor %}"
+    for _ in range(2):
+        assert render_sql(sql, {"x": "o'k", "d": dt.date(2026, 1, 2), "xs": [7, 8]}) == (
+            "select * from t where a = ? and b = ? and c = ? or e = ? or e = ?", ["o'k", 5, "2026-01-02", 7, 8])
+    assert render_sql(sql, {"x": 1, "d": dt.datetime(2026, 1, 2, 9, 30), "xs": []})[1] == [1, 5, "2026-01-02 09:30:00"]
+    with pytest.raises(RenderError, match="template syntax error"):
+        render_sql("select {{ x ", {"x": 1})
+    with pytest.raises(RenderError, match="undefined"):
+        render_sql("select {{ nope }}", {})
