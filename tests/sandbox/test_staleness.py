@@ -47,7 +47,10 @@ def test_slow_fetch_is_waited_for(make_env, helpers):  # noqa: ANN001
     env.reset(seed=0)
     obs, *_ , info = env.step({"action": "left_click", "x": 520, "y": 80})
     assert helpers.pixel(obs, 10, 10) == expected(8)
-    assert env.last_timing["settle_ms"] >= 350  # it waited for the request, not a fixed time
+    # it waited for the request (400 ms on the server), not a fixed time: the request starts with the
+    # click, inside the action's own time, and its answer arrives during the settling
+    timing = env.last_timing
+    assert timing["act_ms"] + timing["settle_ms"] >= 400 and timing["settle_ms"] > 0, timing
 
 
 def test_navigation_without_a_new_document_does_not_stall(make_env):  # noqa: ANN001
