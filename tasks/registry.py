@@ -140,7 +140,7 @@ class TaskRegistry:
     def resolve_id(self, task_id: str) -> str:
         """The task's own id for any accepted form; UnknownTask (with close ids) otherwise."""
         tasks = self.load()
-        name = task_id[len(ENV_PREFIX):] if task_id.startswith(ENV_PREFIX) else task_id
+        name = _without_prefix(task_id)
         if name in tasks:
             return name
         # a task's own id, when one app has it
@@ -204,10 +204,14 @@ class TaskRegistry:
         return [tasks[t].template.summary() for t in self.task_ids()]
 
 
+def _without_prefix(task_id: str) -> str:
+    """``sandbox/crm.x`` (a gymnasium id) -> ``crm.x``; other forms unchanged."""
+    return task_id[len(ENV_PREFIX):] if task_id.startswith(ENV_PREFIX) else task_id
+
+
 def _own_id(task_id: str) -> str:
     """A task's own id (its file's name) from any accepted form of its id."""
-    name = task_id[len(ENV_PREFIX):] if task_id.startswith(ENV_PREFIX) else task_id
-    return name.rsplit(".", 1)[-1]
+    return _without_prefix(task_id).rsplit(".", 1)[-1]
 
 
 def plain_ids(selectors: str | Iterable[str] | None) -> list[str] | None:
