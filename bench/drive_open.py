@@ -35,13 +35,12 @@ from rich.table import Table
 
 from apps_web.world import WorldStore, default_home
 
-from .env import INC, INC_FETCH, QUICK, interleave, interleave_all
+from .env import INC, INC_FETCH, interleave_all
 from .stats import summarize
 
 ROWS, COLS = 100, 20  # 2,000 cells: 19 numbers and a SUM per row
 PAGES = 20
 EDIT = "cell edit with recalculation (Enter until the SUM shows it)"
-EDITS = 20 if QUICK else 50
 
 
 def _col(n: int) -> str:
@@ -201,15 +200,13 @@ async def run(console: Console) -> None:
         arm = ("() => { window.__shown = new Promise((done) => new MutationObserver(done)"
                ".observe(document.getElementById('block'), {childList: true, characterData: true, subtree: true})); }")
 
-        async def floor_request() -> None:
+        async def floor_request() -> float:
             await raw.evaluate(arm)
             t = time.perf_counter()
             await raw.mouse.click(*INC_FETCH)
             await raw.evaluate("window.__shown.then(() => true)")
             await capture_png(raw_cdp)
-            floor_request.samples.append((time.perf_counter() - t) * 1000)
-
-        floor_request.samples = []  # type: ignore[attr-defined]
+            return (time.perf_counter() - t) * 1000
 
         await env.step({"action": "goto", "url": f"/sheet/{sheet}"})
         page = env.episode.page
@@ -217,7 +214,7 @@ async def run(console: Console) -> None:
         box = await page.locator("td[data-ref='B1']").bounding_box()
         value = [500]
 
-        async def env_edit() -> None:
+        async def env_edit() -> float:
             value[0] += 1
             await env.step({"action": "left_click", "x": round(box["x"] + box["width"] / 2), "y": round(box["y"] + box["height"] / 2)})
             await env.step({"action": "type", "text": str(value[0])})
@@ -227,25 +224,10 @@ async def run(console: Console) -> None:
             # until the SUM shows the new total (normally already in the step's screenshot)
             await page.wait_for_function("([sel, old]) => document.querySelector(sel).textContent.trim() !== old",
                                          arg=[f"td[data-ref='{_col(COLS)}1']", before.strip()], timeout=10_000)
-            env_edit.samples.append((time.perf_counter() - t) * 1000)
+            return (time.perf_counter() - t) * 1000
 
-        env_edit.samples = []  # type: ignore[attr-defined]
-        floor: list[float] = []
-        for _ in range(3):
-            await floor_click()
-            await floor_request()
-        floor_request.samples.clear()
-        for i in range(EDITS):
-            # rotating order, so load swings hit the three alike
-            for fn in ((floor_click, floor_request, env_edit), (floor_request, env_edit, floor_click), (env_edit, floor_click, floor_request))[i % 3]:
-                if fn is floor_click:
-                    t = time.perf_counter()
-                    await floor_click()
-                    floor.append((time.perf_counter() - t) * 1000)
-                else:
-                    await fn()
-        results[EDIT] = (floor, env_edit.samples[2:])
-        request_floor = floor_request.samples[2:]
+        floor, request_floor, edits = await interleave_all(floor_click, floor_request, env_edit)
+        results[EDIT] = (floor, edits)
         await api.aclose()
         await plain.close()
         await signed.close()
