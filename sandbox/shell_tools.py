@@ -9,8 +9,7 @@ task's world and prints them as ``export`` lines, with ``SANDBOX_TASK``, ``SANDB
 from __future__ import annotations
 
 import json
-import os
-from typing import Any
+from typing import Any, Mapping
 
 from apps_web.tools import Tool
 
@@ -83,8 +82,9 @@ def _cell(value: Any) -> str:
     return "" if value is None else str(value).replace("\n", " ")
 
 
-def episode_env() -> tuple[str, str | None]:
-    world = os.environ.get(ENV_WORLD)
+def episode_env(env: Mapping[str, str]) -> tuple[str, str | None]:
+    """The episode's world and persona, from the command's environment."""
+    world = env.get(ENV_WORLD)
     if not world:
         raise ShellError(f"no episode: set {ENV_WORLD} and {ENV_PERSONA} (`eval \"$(sandbox app start --task TASK)\"` does it)")
-    return world, os.environ.get(ENV_PERSONA) or None
+    return world, env.get(ENV_PERSONA) or None

@@ -1,11 +1,17 @@
-"""`sandbox app`: the apps' tools from a shell (list, call, and `APP OBJECT VERB --field value`)."""
+"""`sandbox app`: the apps' tools from a shell (list, call, and `APP OBJECT VERB --field value`).
+
+A command is answered by the warm app server of its world store when one runs (:mod:`sandbox.app_server`:
+the same :func:`run`, without building the apps again); otherwise it runs here, and starts one for the
+next command.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shlex
-from typing import Optional
+from typing import Callable, Mapping, Optional
 
 import typer
 
@@ -14,7 +20,8 @@ sandbox app APP OBJECT VERB [--field value...]   e.g. sandbox app crm opportunit
 sandbox app call TOOL [--field value...]     call a tool by name
 sandbox app start --task TASK [--seed N]     fork a task's world; prints export lines and the instruction
 sandbox app answer TEXT / infeasible REASON  (printed for verify: pass them to `sandbox app verify`)
-sandbox app verify [--answer TEXT] [--infeasible REASON]   grade the episode named by the environment"""
+sandbox app verify [--answer TEXT] [--infeasible REASON]   grade the episode named by the environment
+sandbox app stop                             stop the warm app server (it stops by itself when idle)"""
 
 
 def register(app: typer.Typer) -> None:
@@ -24,18 +31,40 @@ def register(app: typer.Typer) -> None:
         words: Optional[list[str]] = typer.Argument(None, metavar="APP OBJECT VERB | tools | call | start | verify"),
         as_json: bool = typer.Option(False, "--json", help="JSON output (default: a table for lists, JSON otherwise)."),
     ) -> None:
-        from ..shell_tools import ShellError
+        from .. import app_server
 
         args = list(words or []) + list(ctx.args)
+        if args[:1] == ["stop"]:
+            typer.echo(app_server.stop())
+            raise typer.Exit(0)
+        reply = app_server.ask(args, as_json)
+        if reply is None and args[:1] == ["start"] and app_server.start_and_wait():
+            reply = app_server.ask(args, as_json)  # an episode begins: every command after it is answered warm
+        if reply is not None:  # answered by the warm server
+            if reply.out:
+                typer.echo(reply.out)
+            if reply.err:
+                typer.echo(reply.err, err=True)
+            raise typer.Exit(reply.code)
+        from ..shell_tools import ShellError
+
         try:
-            code = asyncio.run(_run(args, as_json))
+            code = asyncio.run(run(args, as_json, dict(os.environ), typer.echo))
         except ShellError as exc:
             typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(2) from None
+            code = 2
+        app_server.start_in_background()
         raise typer.Exit(code)
 
 
-async def _run(args: list[str], as_json: bool) -> int:
+# Where a command writes: ``echo(text, err=False)``; typer's echo here, the server collects it.
+Echo = Callable[..., None]
+
+
+async def run(args: list[str], as_json: bool, env: Mapping[str, str], echo: Echo, host=None) -> int:  # noqa: ANN001
+    """One `sandbox app` command, for the episode ``env`` names (the ``SANDBOX_*`` variables), writing
+    with ``echo``; ``host``: an app host with every app (the server's), else one is built with the apps the
+    command needs. A usage error raises ShellError."""
     from apps_web.host import create_host
     from apps_web.tools import host_tools
     from apps_web.world import WorldStore
@@ -47,24 +76,25 @@ async def _run(args: list[str], as_json: bool) -> int:
         positional.append(args.pop(0))
     if not positional:
         raise ShellError("say what to do:\n" + USAGE)
-    store = WorldStore()
     head = positional[0]
-    found = _spec(parse_fields(list(args))) if head in ("start", "verify") else None
-    # Only the apps the command needs: building an app's routes and tool list is most of a command's time.
-    host = create_host(store, apps=_apps_needed(positional, found[0] if found else None))
+    found = _spec(parse_fields(list(args)), env) if head in ("start", "verify") else None
+    if host is None:
+        # Only the apps the command needs: building an app's routes and tool list is most of a command's time.
+        host = create_host(WorldStore(), apps=_apps_needed(positional, found[0] if found else None))
+    store = host.state.store
     tools = {t.name: t for t in host_tools(host)}
     if head == "tools":
         shown = [t for t in tools.values() if len(positional) < 2 or t.app == positional[1]]
         if as_json:
-            typer.echo(json.dumps([t.describe() for t in shown], indent=2))
+            echo(json.dumps([t.describe() for t in shown], indent=2))
         else:
-            for t in shown:
-                typer.echo(f"{t.name:40} {t.description}")
+            if shown:
+                echo("\n".join(f"{t.name:40} {t.description}" for t in shown))
         return 0
     if head == "start":
-        return await _start(host, found)
+        return await _start(host, found, echo)
     if head == "verify":
-        return await _verify(host, found, parse_fields(args), as_json)
+        return await _verify(host, found, parse_fields(args), as_json, env, echo)
     if head == "call":
         if len(positional) != 2:
             raise ShellError("usage: sandbox app call TOOL [--field value...]")
@@ -77,17 +107,28 @@ async def _run(args: list[str], as_json: bool) -> int:
         raise ShellError("usage: sandbox app APP OBJECT VERB [--field value...]\n" + USAGE)
     from sandbox.tool_episode import ToolEpisode
 
-    world_id, persona = episode_env()
-    episode = ToolEpisode.attach(host, store.get(world_id), persona)
+    world_id, persona = episode_env(env)
+    episode = ToolEpisode.attach(host, _world(store, world_id), persona)
     try:
         result = await episode.call(tool.name, parse_fields(args))
     finally:
         await episode.close()
     if not result.ok:
-        typer.echo(f"error ({result.status}): {result.text()}", err=True)
+        echo(f"error ({result.status}): {result.text()}", err=True)
         return 1
-    typer.echo(json.dumps(result.data, indent=2, ensure_ascii=False, default=str) if as_json else table(result.data))
+    echo(json.dumps(result.data, indent=2, ensure_ascii=False, default=str) if as_json else table(result.data))
     return 0
+
+
+def _world(store, world_id: str):  # noqa: ANN001, ANN202
+    from apps_web.world.store import UnknownWorld
+
+    from ..shell_tools import ShellError
+
+    try:
+        return store.get(world_id)
+    except UnknownWorld as exc:
+        raise ShellError(f"{exc} (`eval \"$(sandbox app start --task TASK)\"` starts an episode)") from None
 
 
 def _apps_needed(positional: list[str], spec) -> tuple | None:  # noqa: ANN001
@@ -110,17 +151,15 @@ def _apps_needed(positional: list[str], spec) -> tuple | None:  # noqa: ANN001
     return tuple(s for n, s in installed.items() if n in names)
 
 
-def _spec(fields: dict, env: dict | None = None):  # noqa: ANN001, ANN202
-    import os
-
+def _spec(fields: dict, env: Mapping[str, str]):  # noqa: ANN202
     from tasks.registry import TaskRegistry
 
     from ..shell_tools import ENV_SEED, ENV_TASK, ShellError
 
-    task = fields.get("task") or os.environ.get(ENV_TASK)
+    task = fields.get("task") or env.get(ENV_TASK)
     if not task:
         raise ShellError("which task? give --task TASK (or set SANDBOX_TASK)")
-    seed = int(fields.get("seed", os.environ.get(ENV_SEED, 0)))
+    seed = int(fields.get("seed", env.get(ENV_SEED, 0)))
     registry = TaskRegistry.for_task(str(task))
     try:
         return registry.get(registry.resolve_id(str(task)), seed), seed
@@ -128,7 +167,7 @@ def _spec(fields: dict, env: dict | None = None):  # noqa: ANN001, ANN202
         raise ShellError(str(exc.args[0] if exc.args else exc)) from None
 
 
-async def _start(host, found: tuple) -> int:  # noqa: ANN001
+async def _start(host, found: tuple, echo: Echo) -> int:  # noqa: ANN001
     from sandbox.tool_episode import ToolEpisode
 
     from ..shell_tools import ENV_PERSONA, ENV_SEED, ENV_START, ENV_TASK, ENV_WORLD
@@ -138,24 +177,21 @@ async def _start(host, found: tuple) -> int:  # noqa: ANN001
     episode.keep_world = True
     await episode.close()
     exports = {ENV_WORLD: episode.world.id, ENV_PERSONA: episode.username or "", ENV_TASK: spec.id, ENV_SEED: str(seed), ENV_START: str(episode._start_seq)}
-    for k, v in exports.items():
-        typer.echo(f"export {k}={shlex.quote(v)}")
-    typer.echo("# " + spec.instruction.strip().replace("\n", "\n# "))
+    echo("\n".join(f"export {k}={shlex.quote(v)}" for k, v in exports.items()))
+    echo("# " + spec.instruction.strip().replace("\n", "\n# "))
     return 0
 
 
-async def _verify(host, found: tuple, fields: dict, as_json: bool) -> int:  # noqa: ANN001
-    import os
-
+async def _verify(host, found: tuple, fields: dict, as_json: bool, env: Mapping[str, str], echo: Echo) -> int:  # noqa: ANN001
     from sandbox.tool_episode import ToolEpisode
 
     from ..shell_tools import ENV_START, episode_env
 
     spec, _seed = found
-    world_id, persona = episode_env()
-    episode = ToolEpisode.attach(host, host.state.store.get(world_id), persona)
+    world_id, persona = episode_env(env)
+    episode = ToolEpisode.attach(host, _world(host.state.store, world_id), persona)
     episode.spec = spec
-    episode._start_seq = int(os.environ.get(ENV_START, "0"))
+    episode._start_seq = int(env.get(ENV_START, "0"))
     if fields.get("answer") is not None:
         episode.submit_answer(str(fields["answer"]))
     if fields.get("infeasible") is not None:
@@ -163,7 +199,7 @@ async def _verify(host, found: tuple, fields: dict, as_json: bool) -> int:  # no
     verdict = await episode.verify()
     await episode.close()
     if as_json:
-        typer.echo(json.dumps(verdict.model_dump(mode="json"), indent=2))
+        echo(json.dumps(verdict.model_dump(mode="json"), indent=2))
     else:
-        typer.echo(f"{'PASSED' if verdict.passed else 'FAILED'} score {verdict.score:.2f}: {verdict.reason}")
+        echo(f"{'PASSED' if verdict.passed else 'FAILED'} score {verdict.score:.2f}: {verdict.reason}")
     return 0 if verdict.passed else 1

@@ -27,6 +27,11 @@ def test_the_mcp_example_solves_its_task(tmp_path, store) -> None:  # noqa: ANN0
 
 
 def test_the_shell_example_solves_its_task(tmp_path, store) -> None:  # noqa: ANN001 - store: the templates folder exists
-    done = subprocess.run(["bash", "docs/examples/shell_agent.sh"], cwd=ROOT, env=_env(tmp_path), capture_output=True, text=True, timeout=300)
+    env = _env(tmp_path)
+    try:
+        done = subprocess.run(["bash", "docs/examples/shell_agent.sh"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    finally:  # the app server `sandbox app start` left for the session
+        stopped = subprocess.run([sys.executable, "-m", "sandbox.cli", "app", "stop"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert done.stdout.rstrip().endswith("PASSED score 1.00: all 3 checks passed"), done.stdout
+    assert "it answered 6 commands" in stopped.stdout, stopped.stdout  # every command after start was answered warm

@@ -1,4 +1,5 @@
-"""The shell CLI: a task started, worked and graded from a terminal, as a shell agent would."""
+"""The shell CLI: a task started, worked and graded from a terminal, as a shell agent would; answered by
+the warm app server `sandbox app start` leaves running, and the same answers without it."""
 
 from __future__ import annotations
 
@@ -23,6 +24,20 @@ def test_a_shell_agent_starts_works_and_grades_a_task(tmp_path, registry) -> Non
     def app(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "sandbox.cli", "app", *args], env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
 
+    try:
+        _work_and_grade(app, env, registry)
+    finally:
+        stopped = app("stop")
+    # start waited for the server, which then answered start and every command after it
+    assert stopped.returncode == 0 and "it answered 9 commands" in stopped.stdout, stopped.stdout + stopped.stderr
+    # without a server (turned off): the same answer, from the command's own process, and none started
+    env["SANDBOX_APP_SERVER"] = "0"
+    graded = app("verify")
+    assert graded.returncode == 0 and graded.stdout.startswith("PASSED score 1.00"), graded.stdout + graded.stderr
+    assert app("stop").stdout.strip() == "no app server was running"
+
+
+def _work_and_grade(app, env: dict, registry) -> None:  # noqa: ANN001
     started = app("start", "--task", TASK, "--seed", "1")
     assert started.returncode == 0, started.stderr
     for line in started.stdout.splitlines():
@@ -47,3 +62,6 @@ def test_a_shell_agent_starts_works_and_grades_a_task(tmp_path, registry) -> Non
     no_episode = subprocess.run([sys.executable, "-m", "sandbox.cli", "app", "crm", "account", "list"], cwd=ROOT, capture_output=True, text=True, timeout=120,
                                 env={k: v for k, v in env.items() if k != "SANDBOX_WORLD"})
     assert no_episode.returncode == 2 and "SANDBOX_WORLD" in no_episode.stderr
+    gone = subprocess.run([sys.executable, "-m", "sandbox.cli", "app", "crm", "account", "list"], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**env, "SANDBOX_WORLD": "w1-000000000000"})
+    assert gone.returncode == 2 and "no world 'w1-000000000000'" in gone.stderr and "sandbox app start" in gone.stderr, gone.stderr
