@@ -13,7 +13,8 @@ measured in the same run (interleaved, so machine load hits both alike):
   a raw click whose change comes back from one request to the same host (the playground counter's
   fetch increment, no delay, until the counter shows it, + screenshot). The edit must wait for its
   save (the world's change set and the verdict are read after it), which the in-page floor has no
-  room for; the request floor shows what the edit costs beyond that one round trip.
+  room for; the request floor shows what the edit costs beyond that one round trip. The same edit
+  raw (the signed-in plain context on the same workbook) splits the ratio, as for the opens.
 
 The files are written through the drive's JSON API into the bench's own world.
 ``python -m bench drive_open`` (``SANDBOX_BENCH_QUICK=1`` for a shorter run).
@@ -226,8 +227,27 @@ async def run(console: Console) -> None:
                                          arg=[f"td[data-ref='{_col(COLS)}1']", before.strip()], timeout=10_000)
             return (time.perf_counter() - t) * 1000
 
-        floor, request_floor, edits = await interleave_all(floor_click, floor_request, env_edit)
+        # The same edit, raw: the signed-in plain context on the same workbook (its own row, so each page
+        # sees its SUM change), Enter by Playwright until the SUM shows it, and a screenshot.
+        await same.goto(host.url("drive", f"/sheet/{sheet}"))
+        raw_cell = await same.locator("td[data-ref='B2']").bounding_box()
+        raw_sum = f"td[data-ref='{_col(COLS)}2']"
+
+        async def same_edit() -> float:
+            value[0] += 1
+            await same.mouse.click(raw_cell["x"] + raw_cell["width"] / 2, raw_cell["y"] + raw_cell["height"] / 2)
+            await same.keyboard.type(str(value[0]))
+            before = (await same.locator(raw_sum).inner_text()).strip()
+            t = time.perf_counter()
+            await same.keyboard.press("Enter")
+            await same.wait_for_function("([sel, old]) => document.querySelector(sel).textContent.trim() !== old",
+                                         arg=[raw_sum, before], timeout=10_000)
+            await capture_png(same_cdp)
+            return (time.perf_counter() - t) * 1000
+
+        floor, request_floor, edits, raw_edits = await interleave_all(floor_click, floor_request, env_edit, same_edit)
         results[EDIT] = (floor, edits)
+        same_page[EDIT] = raw_edits
         await api.aclose()
         await plain.close()
         await signed.close()
