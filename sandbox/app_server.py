@@ -87,6 +87,13 @@ def source_version() -> str:
     return h.hexdigest()[:16]
 
 
+def _private(folder: Path) -> bool:
+    """Only this user can reach the sockets in ``folder``: neither side talks through one another user
+    could have put there."""
+    st = folder.stat()
+    return st.st_uid == os.getuid() and not st.st_mode & 0o077
+
+
 def _enabled() -> bool:
     return os.environ.get(ENABLED_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
 
@@ -95,7 +102,7 @@ def _exchange(message: dict[str, Any]) -> dict[str, Any] | None:
     """Send one message to the server; its answer, or None when none is listening. A server that goes
     away after taking the message is an error (the command may have run): never run twice."""
     path = socket_path(home())
-    if not path.exists():
+    if not path.exists() or not _private(path.parent):
         return None
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
@@ -164,8 +171,9 @@ def serve(store_home: Path, idle: float) -> int:
     when another server holds the store (it is starting or running)."""
     path = socket_path(store_home)
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if path.parent.stat().st_uid != os.getuid():
-        raise SystemExit(f"{path.parent} belongs to another user: the app server will not listen there")
+    if not _private(path.parent):
+        raise SystemExit(f"{path.parent} is not this user's alone (owner {path.parent.stat().st_uid}, mode "
+                         f"{path.parent.stat().st_mode & 0o777:o}): the app server will not listen there")
     lock_path = path.with_suffix(".lock")
     lock = _lock(lock_path)
     if lock is None:

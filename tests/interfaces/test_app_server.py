@@ -6,6 +6,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,7 @@ def test_the_server_is_found_where_the_world_store_is(tmp_path, monkeypatch) -> 
     assert path != app_server.socket_path(tmp_path / "other") and len(str(path)) < 100  # a Unix socket's path is short
 
 
-def test_a_socket_left_by_a_dead_server_is_no_server(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+def test_a_dead_or_foreign_socket_is_no_server(tmp_path, monkeypatch) -> None:  # noqa: ANN001
     monkeypatch.setenv("SANDBOX_HOME", str(tmp_path))
     monkeypatch.delenv(app_server.ENABLED_ENV, raising=False)
     path = app_server.socket_path(tmp_path)
@@ -34,11 +35,35 @@ def test_a_socket_left_by_a_dead_server_is_no_server(tmp_path, monkeypatch) -> N
     dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     dead.bind(str(path))  # the file stays, nothing listens: a server killed without cleaning up
     dead.close()
+    listening = None
     try:
         assert app_server.ask(["tools", "crm"], False) is None  # the command runs in its own process
         assert app_server.stop() == "no app server was running"
+        # A socket others could have put there is not talked to, even when something listens on it.
+        path.unlink()
+        listening = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listening.bind(str(path))
+        listening.listen()
+        forger = threading.Thread(target=_forge, args=(listening,), daemon=True)
+        forger.start()
+        path.parent.chmod(0o777)
+        assert app_server.ask(["tools", "crm"], False) is None
     finally:
+        path.parent.chmod(0o700)
+        if listening is not None:
+            listening.close()  # the forger's accept ends
         path.unlink(missing_ok=True)
+
+
+def _forge(listening: socket.socket) -> None:
+    """Answer one command with a forged reply, as a socket planted by someone else would."""
+    try:
+        conn, _ = listening.accept()
+    except OSError:
+        return
+    with conn:
+        conn.makefile("rb").readline()
+        conn.sendall(b'{"out": "forged", "err": "", "code": 0}\n')
 
 
 def _server() -> subprocess.Popen:
