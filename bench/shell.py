@@ -77,7 +77,7 @@ def run(console: Console) -> None:
         shutil.rmtree(root, ignore_errors=True)
 
     fl = summarize(floor)
-    table = Table(title=f"sandbox app: warm server vs own process (ms; floor: python -c "import sandbox.cli", {fl['median']:.0f} [{fl['p95']:.0f}])")
+    table = Table(title=f"sandbox app: warm server vs own process (ms; floor: python -c 'import sandbox.cli', {fl['median']:.0f} [{fl['p95']:.0f}])")
     for col in ("command", "warm median", "warm p95", "own process median", "own process p95", "speed-up", "warm / floor"):
         table.add_column(col, justify="left" if col == "command" else "right")
     for k in COMMANDS:
