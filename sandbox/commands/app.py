@@ -34,18 +34,10 @@ def register(app: typer.Typer) -> None:
         from .. import app_server
 
         args = list(words or []) + list(ctx.args)
-        if args[:1] == ["stop"]:
-            typer.echo(app_server.stop())
-            raise typer.Exit(0)
-        reply = app_server.ask(args, as_json)
-        if reply is None and args[:1] == ["start"] and app_server.start_and_wait():
-            reply = app_server.ask(args, as_json)  # an episode begins: every command after it is answered warm
-        if reply is not None:  # answered by the warm server
-            if reply.out:
-                typer.echo(reply.out)
-            if reply.err:
-                typer.echo(reply.err, err=True)
-            raise typer.Exit(reply.code)
+        if not _warm_tried:
+            code = answered_warm(args, as_json)
+            if code is not None:
+                raise typer.Exit(code)
         from ..shell_tools import ShellError
 
         try:
@@ -55,6 +47,29 @@ def register(app: typer.Typer) -> None:
             code = 2
         app_server.start_in_background()
         raise typer.Exit(code)
+
+
+_warm_tried = False  # the command line's fast path asked the server already (sandbox.cli.main)
+
+
+def answered_warm(args: list[str], as_json: bool) -> int | None:
+    """Have the warm server answer the command (``start`` first starts one and waits for it), print its
+    answer and return the exit code; None: no server answered, run the command here."""
+    from .. import app_server
+
+    if args[:1] == ["stop"]:
+        typer.echo(app_server.stop())
+        return 0
+    reply = app_server.ask(args, as_json)
+    if reply is None and args[:1] == ["start"] and app_server.start_and_wait():
+        reply = app_server.ask(args, as_json)  # an episode begins: every command after it is answered warm
+    if reply is None:
+        return None
+    if reply.out:
+        typer.echo(reply.out)
+    if reply.err:
+        typer.echo(reply.err, err=True)
+    return reply.code
 
 
 # Where a command writes: ``echo(text, err=False)``; typer's echo here, the server collects it.
