@@ -64,6 +64,8 @@ def tool_for(tools: dict[str, Tool], app: str, obj: str, verb: str) -> Tool:
 def table(data: Any) -> str:
     """A plain-text table of a list result (``items`` or ``result``), else indented JSON."""
     rows = data.get("items", data.get("result")) if isinstance(data, dict) else data
+    if rows == [] and isinstance(data, dict) and "total" in data:
+        return f"(0 of {data['total']})"  # nothing matched: no table, not the JSON envelope either
     if not isinstance(rows, list) or not rows or not all(isinstance(r, dict) for r in rows):
         return json.dumps(data, indent=2, ensure_ascii=False, default=str)
     columns = list(rows[0])[:8]

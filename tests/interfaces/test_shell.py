@@ -29,7 +29,7 @@ def test_a_shell_agent_starts_works_and_grades_a_task(tmp_path, registry) -> Non
     finally:
         stopped = app("stop")
     # start waited for the server, which then answered start and every command after it
-    assert stopped.returncode == 0 and "it answered 10 commands" in stopped.stdout, stopped.stdout + stopped.stderr
+    assert stopped.returncode == 0 and "it answered 11 commands" in stopped.stdout, stopped.stdout + stopped.stderr
     # without a server (turned off): the same answer, from the command's own process, and none started
     env["SANDBOX_APP_SERVER"] = "0"
     graded = app("verify")
@@ -51,6 +51,8 @@ def _work_and_grade(app, env: dict, registry) -> None:  # noqa: ANN001
     assert app("verify").returncode == 1  # nothing done yet
     listed = app("crm", "opportunity", "list", "--q", opp["name"])
     assert listed.returncode == 0 and opp["name"][:30] in listed.stdout and "(1 of 1)" in listed.stdout
+    none = app("crm", "opportunity", "list", "--q", "no deal is called this")
+    assert none.returncode == 0 and none.stdout == "(0 of 0)\n", none.stdout
     parsed = app("crm", "opportunity", "list", "--", "--q", opp["name"])  # `--`: typer parses, then the server answers
     assert parsed.returncode == 0 and parsed.stdout == listed.stdout
     wrong = app("crm", "opportunity", "update", "--record-id", str(opp["id"]), "--stage", "Won")
