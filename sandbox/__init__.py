@@ -1,7 +1,8 @@
 """CUA Sandbox runtime: gymnasium envs, an async core and a pool over one Chromium and one app host.
 
 Public names are imported lazily (``import sandbox`` stays cheap); importing the package registers
-``sandbox/<app>.free`` with gymnasium.
+``sandbox/<app>.free`` with gymnasium (as soon as gymnasium is imported: not before, which keeps
+the command line's start-up free of gymnasium and numpy).
 
 - ``make_env(app, start_url, instruction)`` -> :class:`SandboxEnv` (gymnasium)
 - ``make_async_env(...)`` / :class:`AsyncSandboxEnv` (``await reset/step/close``)
@@ -16,7 +17,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from .registration import register as _register
+from .registration import register_when_imported as _register
 
 _EXPORTS = {
     "AsyncSandboxEnv": "env", "make_async_env": "env",

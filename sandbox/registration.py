@@ -1,4 +1,6 @@
-"""Registering the sandbox envs with gymnasium on ``import sandbox``, cheaply.
+"""Registering the sandbox envs with gymnasium after ``import sandbox``, cheaply: when gymnasium is
+imported (at once, if it already is), so that ``import sandbox`` alone, as every command line does,
+does not import gymnasium and numpy.
 
 Only names are registered here (entry points are strings): nothing heavy is imported until an env
 is made. Free-form envs get ``sandbox/<app>.free`` for every app package of ``apps_web`` and for the
@@ -20,6 +22,14 @@ def installed_app_names() -> list[str]:
 
     names = [m.name for m in pkgutil.iter_modules(apps_web.__path__) if m.ispkg and m.name not in CORE_PACKAGES]
     return sorted(names) + ["playground"]
+
+
+def register_when_imported() -> None:
+    """Register as soon as gymnasium is imported (now, if it is already): ``import sandbox`` does not
+    import gymnasium and numpy itself, which would be most of the command line's start-up."""
+    import wrapt
+
+    wrapt.register_post_import_hook(lambda _gym: register(), "gymnasium")
 
 
 def register() -> None:

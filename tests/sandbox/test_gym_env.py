@@ -24,6 +24,19 @@ def test_check_env_passes(make_env):  # noqa: ANN001
         check_env(env, skip_render_check=True)
 
 
+def test_import_sandbox_registers_the_envs_when_gymnasium_comes_and_not_before() -> None:
+    import subprocess
+    import sys
+
+    probe = ("import sys, sandbox; assert 'gymnasium' not in sys.modules and 'numpy' not in sys.modules; "
+             "import gymnasium; assert gymnasium.spec('sandbox/crm.free').kwargs == {'app': 'crm'}; "
+             "assert gymnasium.spec('sandbox/crm.opportunity-close-won').entry_point == 'sandbox.gym_env:SandboxEnv'")
+    after = "import gymnasium, sandbox; assert 'sandbox/desk.free' in gymnasium.registry"
+    for code in (probe, after):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-2000:]
+
+
 def test_free_envs_are_registered_by_namespaced_id():
     ids = set(gym.registry)
     assert {"sandbox/crm.free", "sandbox/playground.free"} <= ids
