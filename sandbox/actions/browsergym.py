@@ -173,6 +173,15 @@ def _bid_str(bid: Any) -> str:
     return str(bid)
 
 
+def _files(file: Any) -> list[Any]:
+    """upload_file's ``file``: a path or a list of paths (each checked by the action's own model)."""
+    if isinstance(file, str):
+        return [file]
+    if isinstance(file, (list, tuple)):
+        return list(file)
+    raise ActionError(f"file must be a path or a list of paths, got {_short(file)}")
+
+
 def _a(name: str, **fields: Any) -> BaseAction:
     return parse_action({"action": name, **fields})
 
@@ -248,7 +257,7 @@ _MAPPERS: dict[str, Callable[..., list[BaseAction]]] = {
     "focus": lambda bid: [_a("focus_element", element_id=_bid_str(bid))],
     "clear": lambda bid: [_a("fill_element", element_id=_bid_str(bid), text="")],
     "upload_file": lambda bid, file: [_a("click_element", element_id=_bid_str(bid)),
-                                      _a("upload_file", files=[file] if isinstance(file, str) else list(file))],
+                                      _a("upload_file", files=_files(file))],
     "goto": lambda url: [_a("goto", url=url)],
     "go_back": lambda: [_a("back")],
     "go_forward": lambda: [_a("forward")],

@@ -105,6 +105,7 @@ def test_several_calls_and_code_fences():
         ("new_tab()", "Supported: mouse_move"),
         ("upload_file('a1', '/etc/passwd')", "is not a file name: give the name only"),  # no path of this machine
         ("mouse_upload_file(3, 4, 'a.csv')", "click at the point, then upload_file"),
+        ("upload_file(0, 0)", "file must be a path or a list of paths, got 0"),  # found by test_fuzz
         ("keyboard_down('Shift')", "keyboard_down is not supported"),
         ("drag_and_drop('a', 'b')", "not supported"),
         ("launch_missiles()", "unknown function 'launch_missiles'"),
