@@ -115,11 +115,11 @@ def _exchange(message: dict[str, Any]) -> dict[str, Any] | None:
         chunks = []
         while chunk := sock.recv(1 << 16):
             chunks.append(chunk)
-    data = b"".join(chunks)
-    if not data:
+    try:
+        return json.loads(b"".join(chunks))
+    except ValueError:  # nothing, or half an answer
         return {"out": "", "err": f"error: the app server stopped while running the command (see {home() / LOG_NAME}); "
                                   "check the episode's state before running it again", "code": 1}
-    return json.loads(data)
 
 
 def ask(args: list[str], as_json: bool) -> Reply | None:
@@ -153,8 +153,9 @@ def start_and_wait(timeout: float = 120.0) -> bool:
 
 def _spawn(*, wait: bool, timeout: float = 120.0) -> bool:
     store_home = home()
-    if not _enabled() or not store_home.is_dir():
+    if not _enabled():
         return False
+    store_home.mkdir(parents=True, exist_ok=True)  # as the server's world store would
     with open(store_home / LOG_NAME, "ab") as logs:
         proc = subprocess.Popen([sys.executable, "-m", "sandbox.app_server"], stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE if wait else logs, stderr=logs, start_new_session=True, close_fds=True)
