@@ -45,7 +45,8 @@ def register(app: typer.Typer) -> None:
         except ShellError as exc:
             typer.echo(f"error: {exc}", err=True)
             code = 2
-        app_server.start_in_background()
+        if code != 2:  # not for a usage error: a server is for the commands that follow real ones
+            app_server.start_in_background()
         raise typer.Exit(code)
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -108,3 +109,11 @@ def test_a_server_steps_aside_for_other_source_or_settings_and_stops_when_idle(t
             path.unlink(missing_ok=True)
             path.with_suffix(".lock").unlink(missing_ok=True)
             pytest.fail("the server did not stop")
+
+
+def test_a_usage_error_starts_no_server(tmp_path) -> None:  # noqa: ANN001
+    env = {k: v for k, v in os.environ.items() if k != app_server.ENABLED_ENV}
+    done = subprocess.run([sys.executable, "-m", "sandbox.cli", "app", "crm"], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**env, "SANDBOX_HOME": str(tmp_path)})
+    assert done.returncode == 2 and "usage: sandbox app APP OBJECT VERB" in done.stderr, done.stderr
+    assert not (tmp_path / app_server.LOG_NAME).exists()  # a start opens the log before the server runs
