@@ -17,7 +17,8 @@ def _env(tmp_path: Path) -> dict[str, str]:
     home.mkdir()
     (home / "templates").symlink_to(TEMPLATES, target_is_directory=True)  # the test run's world templates
     path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
-    return {**os.environ, "SANDBOX_HOME": str(home), "PYTHONPATH": str(ROOT), "PATH": path}
+    # (the idle time: a backstop, should a failing run leave the shell example's app server behind)
+    return {**os.environ, "SANDBOX_HOME": str(home), "PYTHONPATH": str(ROOT), "PATH": path, "SANDBOX_APP_IDLE": "120"}
 
 
 def test_the_mcp_example_solves_its_task(tmp_path, store) -> None:  # noqa: ANN001 - store: the templates folder exists

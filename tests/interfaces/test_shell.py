@@ -19,7 +19,8 @@ def test_a_shell_agent_starts_works_and_grades_a_task(tmp_path, registry) -> Non
     home = tmp_path / "home"
     home.mkdir()
     (home / "templates").symlink_to(TEMPLATES, target_is_directory=True)
-    env = {**os.environ, "SANDBOX_HOME": str(home), "PYTHONPATH": str(ROOT)}
+    # (the idle time: a backstop, should a failing run leave the app server behind)
+    env = {**os.environ, "SANDBOX_HOME": str(home), "PYTHONPATH": str(ROOT), "SANDBOX_APP_IDLE": "120"}
 
     def app(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "sandbox.cli", "app", *args], env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
