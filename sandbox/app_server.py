@@ -231,6 +231,7 @@ async def _serve(path: Path, host: Any, version: str, idle: float, log_file: Pat
 
     async def command(message: dict[str, Any]) -> dict[str, Any]:
         lines: dict[bool, list[str]] = {False: [], True: []}
+
         def echo(text: Any, err: bool = False) -> None:
             lines[err].append(str(text))
 
@@ -256,7 +257,7 @@ async def _serve(path: Path, host: Any, version: str, idle: float, log_file: Pat
                 stopping.set()
             elif message.get("version") != version:
                 answer = {"stale": True}  # nothing ran: the caller runs the command itself
-                log.info("source changed since the server started: stopping")
+                log.info("a command from other source or another environment: stopping")
                 stopping.set()
             else:
                 answer = await command(message)
