@@ -42,6 +42,7 @@ from .stats import summarize
 ROWS, COLS = 100, 20  # 2,000 cells: 19 numbers and a SUM per row
 PAGES = 20
 EDIT = "cell edit with recalculation (Enter until the SUM shows it)"
+SUM_CHANGED = "([sel, old]) => document.querySelector(sel).textContent.trim() !== old"  # wait_for_function
 
 
 def _col(n: int) -> str:
@@ -223,7 +224,7 @@ async def run(console: Console) -> None:
             t = time.perf_counter()
             await env.step({"action": "key", "key": "Return"})
             # until the SUM shows the new total (normally already in the step's screenshot)
-            await page.wait_for_function("([sel, old]) => document.querySelector(sel).textContent.trim() !== old",
+            await page.wait_for_function(SUM_CHANGED,
                                          arg=[f"td[data-ref='{_col(COLS)}1']", before.strip()], timeout=10_000)
             return (time.perf_counter() - t) * 1000
 
@@ -240,7 +241,7 @@ async def run(console: Console) -> None:
             before = (await same.locator(raw_sum).inner_text()).strip()
             t = time.perf_counter()
             await same.keyboard.press("Enter")
-            await same.wait_for_function("([sel, old]) => document.querySelector(sel).textContent.trim() !== old",
+            await same.wait_for_function(SUM_CHANGED,
                                          arg=[raw_sum, before], timeout=10_000)
             await capture_png(same_cdp)
             return (time.perf_counter() - t) * 1000

@@ -37,18 +37,15 @@ def main() -> None:
 
 
 def _app_fast_path(argv: list[str]) -> None:
-    """`sandbox app ...` answered by the warm app server without typer's parsing (a third of a warm
-    command's time). Only forms typer reads the same way: `--json` anywhere is the flag, the rest in
-    order; with `--help`, `-h` or `--`, typer parses as usual."""
+    """`sandbox app ...` without typer's parsing (a third of a warm command's time). Only forms typer
+    reads the same way: `--json` anywhere is the flag, the rest in order; with `--help`, `-h` or `--`,
+    typer parses as usual."""
     if argv[:1] != ["app"] or {"--help", "-h", "--"} & set(argv):
         return
-    from .commands import app as app_command
+    from .commands.app import execute
 
     rest = argv[1:]
-    code = app_command.answered_warm([a for a in rest if a != "--json"], "--json" in rest)
-    if code is not None:
-        raise SystemExit(code)
-    app_command._warm_tried = True  # typer runs it in this process
+    raise SystemExit(execute([a for a in rest if a != "--json"], "--json" in rest))
 
 
 if __name__ == "__main__":

@@ -31,32 +31,16 @@ def register(app: typer.Typer) -> None:
         words: Optional[list[str]] = typer.Argument(None, metavar="APP OBJECT VERB | tools | call | start | verify"),
         as_json: bool = typer.Option(False, "--json", help="JSON output (default: a table for lists, JSON otherwise)."),
     ) -> None:
-        from .. import app_server
-
-        args = list(words or []) + list(ctx.args)
-        if not _warm_tried:
-            code = answered_warm(args, as_json)
-            if code is not None:
-                raise typer.Exit(code)
-        from ..shell_tools import ShellError
-
-        try:
-            code = asyncio.run(run(args, as_json, dict(os.environ), typer.echo))
-        except ShellError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            code = 2
-        if code != 2:  # not for a usage error: a server is for the commands that follow real ones
-            app_server.start_in_background()
-        raise typer.Exit(code)
+        raise typer.Exit(execute(list(words or []) + list(ctx.args), as_json))
 
 
-_warm_tried = False  # the command line's fast path asked the server already (sandbox.cli.main)
-
-
-def answered_warm(args: list[str], as_json: bool) -> int | None:
-    """Have the warm server answer the command (``start`` first starts one and waits for it), print its
-    answer and return the exit code; None: no server answered, run the command here."""
+def execute(args: list[str], as_json: bool) -> int:
+    """A `sandbox app` command from the command line: answered by the warm server (``start`` first starts
+    one and waits for it), else run in this process, which then starts a server for the next command.
+    Prints the output; returns the exit code. Typer's command and the command line's fast path
+    (sandbox.cli) both end here."""
     from .. import app_server
+    from ..shell_tools import ShellError
 
     if args[:1] == ["stop"]:
         typer.echo(app_server.stop())
@@ -64,13 +48,20 @@ def answered_warm(args: list[str], as_json: bool) -> int | None:
     reply = app_server.ask(args, as_json)
     if reply is None and args[:1] == ["start"] and app_server.start_and_wait():
         reply = app_server.ask(args, as_json)  # an episode begins: every command after it is answered warm
-    if reply is None:
-        return None
-    if reply.out:
-        typer.echo(reply.out)
-    if reply.err:
-        typer.echo(reply.err, err=True)
-    return reply.code
+    if reply is not None:
+        if reply.out:
+            typer.echo(reply.out)
+        if reply.err:
+            typer.echo(reply.err, err=True)
+        return reply.code
+    try:
+        code = asyncio.run(run(args, as_json, dict(os.environ), typer.echo))
+    except ShellError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        code = 2
+    if code != 2:  # not for a usage error: a server is for the commands that follow real ones
+        app_server.start_in_background()
+    return code
 
 
 # Where a command writes: ``echo(text, err=False)``; typer's echo here, the server collects it.
