@@ -40,7 +40,6 @@ def execute(args: list[str], as_json: bool) -> int:
     Prints the output; returns the exit code. Typer's command and the command line's fast path
     (sandbox.cli) both end here."""
     from .. import app_server
-    from ..shell_tools import ShellError
 
     if args[:1] == ["stop"]:
         typer.echo(app_server.stop())
@@ -54,6 +53,8 @@ def execute(args: list[str], as_json: bool) -> int:
         if reply.err:
             typer.echo(reply.err, err=True)
         return reply.code
+    from ..shell_tools import ShellError  # (imports the apps' tools: only when the command runs here)
+
     try:
         code = asyncio.run(run(args, as_json, dict(os.environ), typer.echo))
     except ShellError as exc:

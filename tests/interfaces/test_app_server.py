@@ -96,6 +96,11 @@ def test_a_server_steps_aside_for_other_source_or_settings_and_stops_when_idle(t
         assert reply is not None and reply.code == 0 and "crm_update_opportunity" in reply.out and "desk_" not in reply.out
         usage = app_server.ask(["crm", "opportunity"], False)
         assert usage is not None and usage.code == 2 and usage.err.startswith("error: usage: sandbox app APP OBJECT VERB")
+        # A warm command imports none of the apps (that is the server's work: seconds otherwise).
+        light = ("import sys; from sandbox.commands.app import execute; code = execute(['tools', 'crm'], False); "
+                 "assert code == 0 and not [m for m in sys.modules if m.startswith('apps_web.')], sorted(sys.modules)")
+        client = subprocess.run([sys.executable, "-c", light], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert client.returncode == 0 and "crm_update_opportunity" in client.stdout, client.stderr[-2000:]
         assert proc.wait(timeout=60) == 0 and not path.exists()
         assert b"idle for 2 s: stopping" in proc.stderr.read()
         # Another environment (a judge's settings, say) is another server's: stale, like other source.
