@@ -56,6 +56,7 @@
       const res = await fetch(url, { headers: { Accept: "application/json" } });
       if (my !== seq || !res.ok) return;
       const items = await res.json();
+      if (my !== seq) return;  // a name was picked while the answer was read: the list stays closed
       list.innerHTML = "";
       items.forEach((it, k) => {
         const li = document.createElement("li");

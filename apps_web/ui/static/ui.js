@@ -191,6 +191,15 @@
     if (td && !ev.target.closest("form.cell-editor")) { ev.preventDefault(); openCellEditor(td); }
   });
 
+  // The JSON of a search's answer, or null when another search (or a choice) has come since: checked again
+  // after the body is read, so an answer that arrives while a name is being picked cannot reopen its list.
+  async function latestJson(url, current) {
+    const res = await fetch(url, { headers: { Accept: "application/json" } });
+    if (!current() || !res.ok) return null;
+    const data = await res.json();
+    return current() ? { data, res } : null;
+  }
+
   // ---- suggestion lists: the listbox under a lookup or a recipient well -------------------------------
   // Fills the list from a search's results (each {label, sublabel?}), moves the highlight with the
   // arrow keys and picks with Enter or a click; the same results as shown keep the options in place,
@@ -253,9 +262,9 @@
       const my = ++seq;
       const url = new URL(box.dataset.lookupUrl, location.href);
       url.searchParams.set("q", input.value);
-      const res = await fetch(url, { headers: { Accept: "application/json" } });
-      if (my !== seq || !res.ok) return;
-      sl.fill(await res.json(), input.value);
+      const got = await latestJson(url, () => my === seq);
+      if (!got) return;
+      sl.fill(got.data, input.value);
       box.dataset.loaded = String(my);
     }
     input.addEventListener("input", search);
@@ -313,10 +322,10 @@
       u.searchParams.set("q", q.value);
       u.searchParams.set("limit", String(POPUP_PAGE));
       u.searchParams.set("offset", String(offset));
-      const res = await fetch(u, { headers: { Accept: "application/json" } });
-      if (my !== seq || !res.ok) return;
-      const items = await res.json();
-      const total = Number(res.headers.get("X-Total-Count") || items.length);
+      const got = await latestJson(u, () => my === seq);
+      if (!got) return;
+      const items = got.data;
+      const total = Number(got.res.headers.get("X-Total-Count") || items.length);
       body.innerHTML = "";
       items.forEach((it) => {
         const tr = document.createElement("tr");
@@ -371,9 +380,8 @@
       if (q.length < 2) { sl.close(); return; }
       const url = new URL(box.dataset.peopleUrl, location.href);
       url.searchParams.set("q", q);
-      const res = await fetch(url, { headers: { Accept: "application/json" } });
-      if (my !== seq || !res.ok) return;
-      sl.fill(await res.json(), q);
+      const got = await latestJson(url, () => my === seq);
+      if (got) sl.fill(got.data, q);
     }
     // Typing always continues after the addresses already there.
     const toEnd = () => { const n = input.value.length; input.setSelectionRange(n, n); };
