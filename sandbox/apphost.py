@@ -39,7 +39,10 @@ class AppHostError(RuntimeError):
 
 
 def _bind() -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP named, not left 0: asyncio turns Nagle off only on sockets whose proto says TCP, and
+    # with Nagle on, a keep-alive request waits ~40 ms for the client's delayed ACK between the
+    # answer's head and its body
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     sock.listen(512)

@@ -51,3 +51,33 @@ def test_unreachable_app_spec_is_refused(store):  # noqa: ANN001
     local = AppSpec(name="local", title="L", description="", icon="", package_dir=Path("."), router=lambda: None)
     with pytest.raises(AppHostError, match="cannot be found by the host process"):
         AppHost.start(store, apps=(local,), mode="process")
+
+
+def test_host_connections_send_without_waiting_for_acks():
+    """The host's socket is served by asyncio (as uvicorn serves it): its connections must have Nagle
+    off, or every keep-alive request from a client that delays its ACKs (Python's http.client, httpx's
+    sync client) waits about 40 ms between the answer's head and its body."""
+    import asyncio
+    import socket
+
+    from sandbox.apphost import _bind
+
+    async def accepted_nodelay() -> int:
+        seen: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        class Probe(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                sock = transport.get_extra_info("socket")
+                seen.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+                transport.close()
+
+        server = await asyncio.get_running_loop().create_server(Probe, sock=_bind())
+        port = server.sockets[0].getsockname()[1]
+        _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            return await asyncio.wait_for(seen, 10)
+        finally:
+            writer.close()
+            server.close()
+
+    assert asyncio.run(accepted_nodelay()) != 0
