@@ -11,7 +11,8 @@ from sqlmodel import Session, SQLModel
 from . import changelog
 from .clock import DEFAULT_CLOCK, WorldClock
 from .db import engine_for
-from .meta import WorldMeta, write_meta
+from .digest import DIGEST_KEY, world_digest
+from .meta import META_TABLE, WorldMeta, write_meta
 from .seeding import SeedContext, derive_seed
 
 SCHEMA_VERSION = "1"
@@ -98,5 +99,7 @@ def build_template(path: Path, *, seed: int, scale: int, version: str) -> None:
         changelog.install(conn)
         conn.commit()
         conn.execute("VACUUM")
+        conn.execute(f"INSERT INTO {META_TABLE} (key, value) VALUES (?, ?)", (DIGEST_KEY, world_digest(conn)))
+        conn.commit()
     finally:
         conn.close()

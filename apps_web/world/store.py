@@ -23,6 +23,7 @@ from .build import build_template, generator_version
 from .clock import WorldClock
 from .db import connect, engine_for
 from .diff import WorldDiff, diff_databases
+from .digest import DIGEST_KEY, world_digest
 from .meta import WorldMeta, read_meta
 
 WORLD_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -106,6 +107,7 @@ class WorldStore:
         self.templates_dir.mkdir(parents=True, exist_ok=True)
         self.worlds_dir.mkdir(parents=True, exist_ok=True)
         self._version: str | None = None
+        self._digests: dict[tuple[int, int], str] = {}
 
     # -- templates ---------------------------------------------------------------------------------
     @property
@@ -137,6 +139,16 @@ class WorldStore:
             finally:
                 tmp.unlink(missing_ok=True)
         return path
+
+    def digest(self, seed: int = 0, scale: int = 1) -> str:
+        """The digest of the world (seed, scale) builds (``digest.world_digest``): what a decision made
+        in that world names, so that it stands as long as the world holds the same, whatever code
+        built it. Builds the template if needed; a template from before digests is hashed here."""
+        key = (seed, scale)
+        if key not in self._digests:
+            path = self.template(seed, scale)
+            self._digests[key] = read_meta(path).extra.get(DIGEST_KEY) or world_digest(path)
+        return self._digests[key]
 
     @contextmanager
     def _lock(self, path: Path) -> Iterator[None]:

@@ -59,24 +59,29 @@ def template_version(registry: TaskRegistry, task_id: str) -> str:
     return hashlib.sha256(task.path.read_bytes() + b"\0" + macros).hexdigest()[:16]
 
 
-def versions(registry: TaskRegistry, task_id: str) -> dict[str, str]:
-    """What a decision about a template's instance was made with; a record naming others is stale.
-    ``decided_at`` orders an instance's decisions (files.CorpusDir.latest)."""
-    return {"template_version": template_version(registry, task_id), "world_version": registry.store.version,
+def versions(registry: TaskRegistry, task_id: str, seed: int) -> dict[str, str]:
+    """What a decision about a template's instance was made with: the template's version and the
+    digest of the seed's world (what the world holds, not the code that built it: a faster or
+    reworded generator that builds the same worlds leaves every decision standing). A record naming
+    others is stale. ``decided_at`` orders an instance's decisions (files.CorpusDir.latest)."""
+    return {"template_version": template_version(registry, task_id), "world_version": registry.store.digest(seed),
             "decided_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")}
 
 
-def current_versions(registry: TaskRegistry) -> Callable[[str], dict[str, str]]:
-    """task id -> the versions a record must name to count as done (cached: one hash per template)."""
-    cache: dict[str, dict[str, str]] = {}
+def current_versions(registry: TaskRegistry) -> Callable[[str, int], dict[str, str]]:
+    """(task id, seed) -> the versions a record must name to count as done (cached: one hash per
+    template, one digest per seed)."""
+    templates: dict[str, str | None] = {}
 
-    def current(task_id: str) -> dict[str, str]:
-        if task_id not in cache:
+    def current(task_id: str, seed: int) -> dict[str, str]:
+        if task_id not in templates:
             try:
-                cache[task_id] = {k: v for k, v in versions(registry, task_id).items() if k != "decided_at"}
+                templates[task_id] = template_version(registry, task_id)
             except KeyError:  # a template no longer in the folder: its records are kept as they are
-                cache[task_id] = {}
-        return cache[task_id]
+                templates[task_id] = None
+        if templates[task_id] is None:
+            return {}
+        return {"template_version": templates[task_id], "world_version": registry.store.digest(seed)}
 
     return current
 
@@ -98,7 +103,7 @@ class BuildResult:
     failed: int = 0
     duplicates: int = 0
     skipped: int = 0  # already in the folder
-    stale: int = 0  # decided before with another template file or world generator: proven again
+    stale: int = 0  # decided before with another template file or in another world: proven again
     episodes: int = 0
     render_s: float = 0.0
     prove_s: float = 0.0
@@ -122,7 +127,7 @@ def _fail_record(registry: TaskRegistry, task: str, seed: int, key: str, stage: 
     tpl = registry.task(task).template
     bad = [o for o in outcomes or [] if not o.agrees]
     return {
-        **versions(registry, task),
+        **versions(registry, task, seed),
         "id": task, "seed": seed, "key": key, "app": tpl.app, "stage": stage, "reasons": reasons,
         "retry": bool(bad) and all(o.error is not None for o in bad),
         "outcomes": [{"solution": o.solution, "kind": o.kind, "via": o.via, "passed": o.passed, "score": o.score,
@@ -162,7 +167,7 @@ def proven_record(registry: TaskRegistry, cand: Candidate, outcomes: list[Outcom
             "seconds": round(sum(o.seconds for o in outcomes), 1),  # the episodes' time, summed over workers
             "solutions": {o.solution: {"kind": o.kind, "via": o.via, "passed": o.passed, "score": o.score} for o in outcomes},
         },
-        **versions(registry, cand.task),
+        **versions(registry, cand.task, cand.seed),
     }
 
 
@@ -215,7 +220,7 @@ class Renderer:
             first = self.seen.setdefault(tid, {}).get(key)
             if first is not None and first != seed:
                 rec = {"id": tid, "seed": seed, "key": key, "same_as": first, "app": self.registry.task(tid).template.app,
-                       **versions(self.registry, tid)}
+                       **versions(self.registry, tid, seed)}
                 self.corpus.append(DUPLICATES, rec)
                 self.result.duplicates += 1
                 self._emit("duplicate", rec)

@@ -100,7 +100,7 @@ def compute_card(corpus: CorpusDir) -> dict[str, Any]:
         "failures": [{"id": r["id"], "seed": r["seed"], "stage": r.get("stage", ""), "reasons": r.get("reasons", [])}
                      for r in sorted(failed, key=lambda r: (r["id"], r["seed"]))],
         "seeds": sorted({int(r["seed"]) for r in proven + failed + dups}),
-        "world_versions": sorted({r["world_version"] for r in proven if r.get("world_version")}),
+        "worlds": [list(p) for p in sorted({(int(r["seed"]), r["world_version"]) for r in proven if r.get("world_version")})],
         "builds": {"runs": len(builds), "seconds": round(wall, 1), "decided": decided,
                    "instances_per_min": round(60 * decided / wall, 2) if wall else None},
     }  # fmt: skip
@@ -165,7 +165,7 @@ def card_markdown(card: dict[str, Any]) -> str:
     b = card["builds"]
     out += ["## Build", "", f"{b['runs']} run(s), {b['seconds']} s, {b['decided']} instances decided"
             + (f" ({b['instances_per_min']} instances/min)." if b["instances_per_min"] else "."),
-            f"World generator version(s): {', '.join(card['world_versions']) or 'none'}.", ""]
+            "Worlds (seed: digest): " + (", ".join(f"{s}: {d}" for s, d in card["worlds"]) or "none") + ".", ""]
     return "\n".join(out)
 
 

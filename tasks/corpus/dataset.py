@@ -38,7 +38,7 @@ COLUMNS: list[tuple[str, str, str]] = [
     ("tool_oracle_steps", "int64", "tool calls of the tool oracle's episode (tasks that allow tools), else null"),
     ("proof", "string", "full (every near-miss and adversary played) or core (see the card)"),
     ("template_version", "string", "hash of the template file and its macros that was proved"),
-    ("world_version", "string", "the world generator's version"),
+    ("world_version", "string", "the digest of the seed's world the instance was proven in (apps_web.world.digest)"),
 ]
 
 

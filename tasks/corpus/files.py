@@ -11,8 +11,9 @@ loses at most the instances in flight. A torn last line (a crash in the middle o
 off when the folder is opened again, so the next append starts on a clean line.
 
 An instance may be decided more than once: a failure that only timed out is played again, and an
-instance proven with an older template file or world generator (its record's ``template_version`` /
-``world_version``) is stale and proven again by the next build. The logs keep every decision; what
+instance proven with an older template file or in another world (its record's ``template_version``,
+and ``world_version``: the digest of its seed's world, ``apps_web.world.digest``) is stale and proven
+again by the next build. The logs keep every decision; what
 counts is each instance's latest (``decided_at``; a record without it is older than any with it, and
 among those a proof outranks a failure, which outranks a duplicate).
 """
@@ -118,18 +119,18 @@ class CorpusDir:
         """The records of one log that are their instance's latest decision (the card's and dataset's)."""
         return [r for n, r in self.latest().values() if n == name]
 
-    def done(self, current: Callable[[str], dict[str, str]] | None = None,
+    def done(self, current: Callable[[str, int], dict[str, str]] | None = None,
              latest: dict[tuple[str, int], tuple[str, dict[str, Any]]] | None = None) -> dict[tuple[str, int], str]:
         """(task, seed) -> its instance key, for every instance already decided: proven, a duplicate,
         or failed on a verdict. Not done: a failure marked ``retry`` (its episodes could not be played)
-        and, given ``current`` (task -> the versions a record must name, e.g. ``{"template_version":
+        and, given ``current`` ((task, seed) -> the versions a record must name, e.g. ``{"template_version":
         ..., "world_version": ...}``), a decision made with other versions: the next build plays those again.
         ``latest``: :meth:`latest` already read (the logs are read once per build)."""
         out: dict[tuple[str, int], str] = {}
         for k, (name, r) in (latest if latest is not None else self.latest()).items():
             if name == FAILURES and r.get("retry"):
                 continue
-            if current is not None and not is_current(r, current(r["id"])):
+            if current is not None and not is_current(r, current(r["id"], int(r["seed"]))):
                 continue
             out[k] = r.get("key") or ""
         return out

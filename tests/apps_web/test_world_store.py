@@ -92,6 +92,36 @@ def test_same_seed_same_bytes_across_processes(tmp_path, store: WorldStore) -> N
     assert open(out.stdout.strip(), "rb").read() == store.template(seed=0).read_bytes()
 
 
+def test_a_worlds_digest_names_what_it_holds_not_the_code_that_built_it(tmp_path, store: WorldStore) -> None:  # noqa: ANN001
+    """A template stores its digest; the digest follows every row and the schema, but not the
+    generator's version stamp (another version that builds the same rows builds the same world)."""
+    import shutil
+    import sqlite3
+
+    from apps_web.world import read_meta
+    from apps_web.world.digest import DIGEST_KEY, world_digest
+
+    template = store.template(seed=0)
+    digest = store.digest(0)
+    assert read_meta(template).extra[DIGEST_KEY] == digest == world_digest(template)
+    assert store.digest(1) != digest  # another seed, another company
+    copy = tmp_path / "w.sqlite"
+
+    def changed(sql: str, *args: object) -> str:
+        shutil.copy(template, copy)
+        with sqlite3.connect(copy) as conn:
+            conn.execute(sql, args)
+        return world_digest(copy)
+
+    assert changed("UPDATE sandbox_meta SET value = 'another-version' WHERE key = 'version'") == digest
+    assert changed("UPDATE sandbox_meta SET value = 'x' WHERE key = ?", DIGEST_KEY) == digest
+    assert changed("UPDATE sandbox_meta SET value = '2026-03-17T09:30:00' WHERE key = 'clock'") != digest
+    assert changed("UPDATE identity_user SET title = title || '.' WHERE id = (SELECT min(id) FROM identity_user)") != digest
+    assert changed("CREATE INDEX ix_extra ON identity_user (title)") != digest
+    # a world forked from the template starts as it: it carries the template's digest
+    assert read_meta(store.create(seed=0).path).extra[DIGEST_KEY] == digest
+
+
 HOLD_A_WORLD = """
 import sys
 from apps_web.world import WorldStore

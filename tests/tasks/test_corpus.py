@@ -183,7 +183,7 @@ def test_a_decision_made_with_another_template_or_world_is_played_again(tmp_path
     (root / "crm").mkdir(parents=True)
     shutil.copy(TASKS_DIR / "crm" / "opportunity-set-next-step.yaml", root / "crm")
     folder = TaskRegistry(root, store=registry.store)
-    now = current_versions(folder)(REAL)
+    now = current_versions(folder)(REAL, 0)
     corpus = CorpusDir(tmp_path / "c", create=True)
     corpus.append(INSTANCES, {"id": REAL, "seed": 0, "key": "k0", **now, "decided_at": "2026-01-01T00:00:00"})
     corpus.append(INSTANCES, {"id": REAL, "seed": 1, "key": "k1", **now, "world_version": "older", "decided_at": "2026-01-01T00:00:00"})
