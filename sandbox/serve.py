@@ -4,8 +4,29 @@ from __future__ import annotations
 
 import os
 import secrets
+from typing import TYPE_CHECKING
 
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from apps_web.world import World, WorldStore
+
+
+def served_world(store: WorldStore, seed: int = 0, scale: int = 1, fresh: bool = False) -> World:
+    """The world `sandbox serve` shows for (seed, scale), with the changes people made in it, unless
+    ``fresh`` or the code now builds another world for that seed: a world started from a template
+    whose digest differs (another schema or other rows; ``apps_web.world.digest``) is built again.
+    A world from before digests is kept while the generator's version is the same."""
+    from apps_web.world.digest import DIGEST_KEY
+
+    world_id = f"serve-s{seed}-x{scale}"
+    if fresh or not store.exists(world_id):
+        return store.create(seed=seed, scale=scale, world_id=world_id, owned=False)
+    world = store.get(world_id)
+    started_as = world.meta.extra.get(DIGEST_KEY)
+    if started_as != store.digest(seed, scale) and (started_as is not None or world.meta.version != store.version):
+        world = store.create(seed=seed, scale=scale, world_id=world_id, owned=False)
+    return world
 
 
 def serve(*, port: int, seed: int = 0, scale: int = 1, fresh: bool = False, host: str = "127.0.0.1") -> None:
@@ -17,13 +38,8 @@ def serve(*, port: int, seed: int = 0, scale: int = 1, fresh: bool = False, host
 
     console = Console()
     store = WorldStore()
-    world_id = f"serve-s{seed}-x{scale}"
     with console.status(f"Preparing world (seed {seed}, scale {scale})..."):
-        if fresh or not store.exists(world_id):
-            store.create(seed=seed, scale=scale, world_id=world_id, owned=False)
-        world = store.get(world_id)
-        if world.meta.version != store.version:  # generator changed since: rebuild the world
-            world = store.create(seed=seed, scale=scale, world_id=world_id, owned=False)
+        world = served_world(store, seed, scale, fresh)
     secret = os.environ.get("SANDBOX_SECRET") or secrets.token_hex(32)
     app = create_host(store, secret=secret, default_world=world.id)
     console.print(f"[bold]CUA Sandbox[/bold]: {world.meta.company} (world [cyan]{world.id}[/cyan], seed {seed})")
