@@ -23,10 +23,21 @@ class ReplayResult:
     replayed: dict[str, Any] | None
     record: EpisodeRecord
     differences: list[str] = field(default_factory=list)
+    original_world: str | None = None  # the recorded episode's world digest
 
     @property
     def same(self) -> bool:
         return not self.differences
+
+    @property
+    def world_changed(self) -> str | None:
+        """Why verdicts may differ beyond the actions: the seed's world is not the one recorded (the
+        code builds another world for it). None when it is the same, or the recording predates digests."""
+        before, now = self.original_world, self.record.world
+        if before and now and before != now:
+            return (f"the world of seed {self.record.seed} is not the one recorded (digest {before}, now {now}): "
+                    "the code builds another world for it, and the replay played in that one")
+        return None
 
 
 def _checks(verdict: dict[str, Any] | None) -> dict[str, bool]:
@@ -93,7 +104,8 @@ async def replay_async(episode_dir: Path | str, *, out: Path | str | None = None
     finally:
         if own:
             await runtime.close()
-    return ReplayResult(original=rec.verdict, replayed=finished.verdict, record=finished, differences=compare(rec.verdict, finished.verdict))
+    return ReplayResult(original=rec.verdict, replayed=finished.verdict, record=finished, differences=compare(rec.verdict, finished.verdict),
+                        original_world=rec.world)
 
 
 def replay(episode_dir: Path | str, **kwargs: Any) -> ReplayResult:

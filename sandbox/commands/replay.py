@@ -32,6 +32,8 @@ def register(app: typer.Typer) -> None:
 
         console.print(f"original: {line(result.original)}")
         console.print(f"replay:   {line(result.replayed)}  ({result.record.steps} steps, {result.record.timings.total:.1f}s)")
+        if result.world_changed:
+            console.print(f"[yellow]note[/] {result.world_changed}")
         if result.same:
             console.print("[green]same verdict[/]")
         else:

@@ -50,6 +50,7 @@ async def play(
 ) -> EpisodeRecord:
     """Run ``agent`` (or replay ``actions``) on ``spec``; every step goes to ``writer``; returns the
     finished record. Exceptions of the agent or the env end the episode as an ``error`` outcome."""
+    from apps_web.world.digest import DIGEST_KEY
     from sandbox.episode import Episode
     from sandbox.observe import ObserveOptions
 
@@ -76,6 +77,7 @@ async def play(
         with spent("reset"):
             episode, obs, info = await Episode.open(runtime, spec, observe=ObserveOptions(screenshot="png", tools=spec.allows_tools))
         rec.viewport = {"width": episode.screen_size[0], "height": episode.screen_size[1]}
+        rec.world = episode.world.meta.extra.get(DIGEST_KEY)
         tw = time.perf_counter()
         writer.screenshot(0, obs.get("screenshot"))
         t.write += time.perf_counter() - tw

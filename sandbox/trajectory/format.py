@@ -96,6 +96,9 @@ class EpisodeRecord(_Record):
     timings: Timings = Field(default_factory=Timings)
     verdict: dict[str, Any] | None = None  # verifiers.Verdict as JSON: passed, score, reason, checks
     replay_of: str | None = None  # the episode folder a replay reproduced
+    # The digest of the world the episode started in (its seed's template, before the task's set-up;
+    # apps_web.world.digest): a replay in a world with another digest may grade differently.
+    world: str | None = None
     # The task's milestones at the end (when the episode graded its progress): name, sentence, weight,
     # reached, step (the first step it held).
     milestones: list[dict[str, Any]] | None = None

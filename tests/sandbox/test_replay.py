@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from sandbox.replay import compare
@@ -28,8 +30,16 @@ def test_replaying_oracle_and_random_trajectories_gives_the_same_verdict(env, tm
                    source=env.source)  # fmt: skip
     for run, passed in ((oracle, True), (rand, False)):
         original = run.out / "episodes" / run.results[0]["id"]
+        assert load_episode(original).record.world == env.source.store.digest(1)  # the world it was played in
+        if not passed:  # as if recorded in a world the code no longer builds for the seed
+            meta = json.loads((original / "episode.json").read_text())
+            (original / "episode.json").write_text(json.dumps({**meta, "world": "0123456789abcdef"}))
         result = env.replay(original, out=tmp_path / "replays" / run.results[0]["agent"], source=env.source)
         assert result.same, result.differences
+        if passed:
+            assert result.world_changed is None
+        else:
+            assert "(digest 0123456789abcdef, now " + env.source.store.digest(1) in result.world_changed
         assert result.replayed["passed"] is passed
         replayed = load_episode(tmp_path / "replays" / run.results[0]["agent"])
         assert replayed.record.source == "replay" and replayed.record.replay_of == str(original)
