@@ -35,6 +35,7 @@ def serve(*, port: int, seed: int = 0, scale: int = 1, fresh: bool = False, host
     from apps_web import registry
     from apps_web.host import create_host
     from apps_web.world import WorldStore
+    from sandbox.apphost import freeze_startup_heap
 
     console = Console()
     store = WorldStore()
@@ -42,6 +43,7 @@ def serve(*, port: int, seed: int = 0, scale: int = 1, fresh: bool = False, host
         world = served_world(store, seed, scale, fresh)
     secret = os.environ.get("SANDBOX_SECRET") or secrets.token_hex(32)
     app = create_host(store, secret=secret, default_world=world.id)
+    freeze_startup_heap()
     console.print(f"[bold]CUA Sandbox[/bold]: {world.meta.company} (world [cyan]{world.id}[/cyan], seed {seed})")
     console.print(f"  portal   http://localhost:{port}/")
     for spec in registry.discover():
