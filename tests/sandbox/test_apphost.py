@@ -80,4 +80,8 @@ def test_host_connections_send_without_waiting_for_acks():
             writer.close()
             server.close()
 
-    assert asyncio.run(accepted_nodelay()) != 0
+    # in a thread of its own: a sync Playwright test before it in this worker leaves a loop running here
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        assert pool.submit(asyncio.run, accepted_nodelay()).result(timeout=30) != 0
