@@ -180,12 +180,19 @@
   function setupForm(form) {
     const subs = JSON.parse(form.dataset.subcategories || "{}");
     const cat = $("[name=category]", form), sub = $("[name=subcategory]", form);
-    if (cat && sub) cat.addEventListener("change", () => {
+    function fillSubcategories() {
       const keep = sub.value;
       sub.innerHTML = "";
       sub.appendChild(el("option", { value: "" }, "-- None --"));
       (subs[cat.value] || []).forEach((s) => { const o = el("option", { value: s }, s); if (s === keep) o.selected = true; sub.appendChild(o); });
-    });
+    }
+    if (cat && sub) {
+      cat.addEventListener("change", fillSubcategories);
+      // a category picked before this script ran (a fast hand, an agent acting on first paint): the
+      // list the server drew is for the category it knew
+      const drawn = Array.from(sub.options, (o) => o.value).filter(Boolean).join("\n");
+      if (drawn !== (subs[cat.value] || []).join("\n")) fillSubcategories();
+    }
     const impact = $("[name=impact]", form), urgency = $("[name=urgency]", form), pri = $("[data-priority]", form);
     const labels = JSON.parse(form.dataset.priorities || "{}");
     function priority() { if (impact && urgency && pri) pri.value = labels[String(Number(impact.value) + Number(urgency.value) - 1)] || ""; }

@@ -65,6 +65,34 @@ def test_create_with_references_and_dependent_choices(fresh, live_host) -> None:
     assert page.locator("form b").count() == 0
 
 
+def test_a_category_picked_before_the_script_runs_still_gets_its_subcategories(fresh, live_host) -> None:
+    """The form is usable from first paint: a category chosen before desk.js ran (an agent acting on
+    the first screenshot) gets its subcategories once the script runs, and the incident saves with both."""
+    world, page = fresh
+    f = form(page)
+    sub = f.get_by_role("combobox", name="Subcategory", exact=True)
+    drawn: list[list[str]] = []
+
+    def before_the_script(route) -> None:  # noqa: ANN001 - the form above the script is parsed by now
+        f.get_by_role("combobox", name="Category", exact=True).select_option("Hardware")
+        drawn.append(sub.locator("option").all_inner_texts())
+        route.continue_()
+
+    page.route("**/static/desk.js", before_the_script)
+    try:
+        page.goto(live_host.url("desk", "/incident.do?sys_id=-1"))
+    finally:
+        page.unroute("**/static/desk.js")
+    assert drawn == [["-- None --"]]  # the list the server drew, for no category
+    expect(sub.locator("option", has_text="Monitor")).to_have_count(1)
+    sub.select_option("Monitor")
+    pick(page, "Caller", world.one("SELECT first_name || ' ' || last_name FROM identity_user WHERE role = 'sales_rep' ORDER BY id")[0])
+    f.get_by_role("textbox", name="Short description", exact=True).fill("Monitor picked before the script")
+    f.get_by_role("button", name="Submit", exact=True).click()
+    expect(page.get_by_role("status")).to_contain_text("created")
+    assert world.one("SELECT category, subcategory FROM desk_incident WHERE short_description = 'Monitor picked before the script'") == ("Hardware", "Monitor")
+
+
 def test_assigned_to_offers_only_group_members(fresh, live_host) -> None:
     world, page = fresh
     inc = world.one("SELECT id FROM desk_incident WHERE state = 'In Progress' ORDER BY id")[0]
