@@ -24,9 +24,8 @@ def served_world(store: WorldStore, seed: int = 0, scale: int = 1, fresh: bool =
         return store.create(seed=seed, scale=scale, world_id=world_id, owned=False)
     world = store.get(world_id)
     started_as = world.meta.extra.get(DIGEST_KEY)
-    if started_as != store.digest(seed, scale) and (started_as is not None or world.meta.version != store.version):
-        world = store.create(seed=seed, scale=scale, world_id=world_id, owned=False)
-    return world
+    outdated = world.meta.version != store.version if started_as is None else started_as != store.digest(seed, scale)
+    return store.create(seed=seed, scale=scale, world_id=world_id, owned=False) if outdated else world
 
 
 def serve(*, port: int, seed: int = 0, scale: int = 1, fresh: bool = False, host: str = "127.0.0.1") -> None:

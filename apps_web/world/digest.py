@@ -38,8 +38,8 @@ def _digest(conn: sqlite3.Connection) -> str:
     schema = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name").fetchall()
     for row in schema:
         h.update(repr(row).encode())
-    for (_type, name, _tbl, sql) in schema:
-        if _type != "table":
+    for kind, name, _table, sql in schema:
+        if kind != "table":
             continue  # sqlite_sequence is read too: the next ids a world hands out are part of it
         order = "ROWID" if "WITHOUT ROWID" not in sql.upper() else ", ".join(
             str(i + 1) for i in range(len(conn.execute(f'PRAGMA table_info("{name}")').fetchall())))

@@ -188,10 +188,9 @@
     }
     if (cat && sub) {
       cat.addEventListener("change", fillSubcategories);
-      // a category picked before this script ran (a fast hand, an agent acting on first paint): the
-      // list the server drew is for the category it knew
-      const drawn = Array.from(sub.options, (o) => o.value).filter(Boolean).join("\n");
-      if (drawn !== (subs[cat.value] || []).join("\n")) fillSubcategories();
+      // filled once now too: a category picked before this script ran (an agent acting on first
+      // paint) left the list the server drew for the category it knew
+      fillSubcategories();
     }
     const impact = $("[name=impact]", form), urgency = $("[name=urgency]", form), pri = $("[data-priority]", form);
     const labels = JSON.parse(form.dataset.priorities || "{}");
