@@ -122,6 +122,20 @@ def test_a_worlds_digest_names_what_it_holds_not_the_code_that_built_it(tmp_path
     assert read_meta(store.create(seed=0).path).extra[DIGEST_KEY] == digest
 
 
+def test_a_live_owner_stays_alive_when_the_clock_is_set() -> None:
+    """A process's wall-clock start moves when the machine's clock is stepped (a VM's is): the owner
+    is told by its start since boot, so a live episode's world is never taken for an orphan."""
+    from dataclasses import replace
+
+    from apps_web.world import owner
+
+    me = owner.current()
+    assert me.since_boot is not None and me.alive()
+    assert replace(me, started=me.started + 100).alive()  # the clock was set 100 s forward since
+    assert not replace(me, since_boot=me.since_boot + 5).alive()  # another process with the same pid
+    assert not replace(me, since_boot=None, started=me.started + 100).alive()  # an old record: wall clock only
+
+
 HOLD_A_WORLD = """
 import sys
 from apps_web.world import WorldStore
